@@ -1,0 +1,164 @@
+"""The game-agnostic API, shaped like OpenSpiel's: a Game makes States; a State is played with ints.
+
+Every bot, runner, server and adapter talks to games only through what is defined here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from azul.core.errors import IllegalMoveError
+
+CHANCE = -1
+"""``current_player()`` while a random draw is due (only with ``explicit_chance=True``)."""
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The facts of one game with its options, fixed for every state it makes."""
+
+    name: str
+    num_players: int
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    max_game_length: int
+    min_score: int | None
+    max_score: int
+    min_utility: float = -1.0
+    max_utility: float = 1.0
+    utility_sum: float = 0.0
+    rules_version: str = "1"
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class Game:
+    """A game with its options. Subclasses set ``name`` and implement the factory methods."""
+
+    name: ClassVar[str] = ""
+    info: GameInfo
+    options: dict[str, Any]
+
+    def new_initial_state(self, seed: int = 0) -> State:
+        """A fresh game; every random draw comes from ``seed`` unless chance is explicit."""
+        raise NotImplementedError
+
+    def state_from_json(self, doc: dict | str, seed: int | None = None) -> State:
+        """Load a position document (dict or JSON text), validating all of it."""
+        raise NotImplementedError
+
+    def state_to_json(self, state: State) -> dict:
+        raise NotImplementedError
+
+    def render_text(self, state: State) -> str:
+        raise NotImplementedError
+
+    def num_distinct_actions(self) -> int:
+        return self.info.num_distinct_actions
+
+    def num_players(self) -> int:
+        return self.info.num_players
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"load_game({self.name!r}, {opts})"
+
+
+class State:
+    """One position of a game. Subclasses implement the rules; shared conveniences live here."""
+
+    __slots__ = ()
+    game: Game
+
+    # -- to be implemented by each game -------------------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def apply_action(self, action: int) -> None:
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def action_to_string(self, action: int) -> str:
+        raise NotImplementedError
+
+    def string_to_action(self, text: str) -> int:
+        raise NotImplementedError
+
+    def clone(self) -> State:
+        raise NotImplementedError
+
+    def scores(self) -> list[int]:
+        raise NotImplementedError
+
+    def history(self) -> list[int]:
+        raise NotImplementedError
+
+    # -- provided by the game, so that the rules module knows nothing of views ----------------
+    def to_json(self) -> dict:
+        """The position as a JSON-ready dict (see the game's position format)."""
+        return self.game.state_to_json(self)
+
+    def render(self) -> str:
+        """The position as text for a terminal."""
+        return self.game.render_text(self)
+
+    # -- shared -------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def num_players(self) -> int:
+        return self.game.info.num_players
+
+    def legal_actions_mask(self) -> list[int]:
+        """1 for each legal action id, 0 elsewhere, over the whole action space."""
+        mask = [0] * self.game.info.num_distinct_actions
+        if not self.is_chance_node():
+            for a in self.legal_actions():
+                mask[a] = 1
+        return mask
+
+    def returns(self) -> list[float]:
+        """Zero-sum result: the k tied winners share +1, the others share -1; all 0 before the end
+        and when every player ties."""
+        n = self.num_players()
+        if not self.is_terminal():
+            return [0.0] * n
+        scores = self.scores()
+        best = max(scores)
+        winners = [i for i, s in enumerate(scores) if s == best]
+        k = len(winners)
+        if k == n:
+            return [0.0] * n
+        return [1.0 / k if s == best else -1.0 / (n - k) for s in scores]
+
+    def winners(self) -> list[int]:
+        """Seats with the best score once the game is over (ties are shared)."""
+        if not self.is_terminal():
+            return []
+        scores = self.scores()
+        return [i for i, s in enumerate(scores) if s == max(scores)]
+
+    def apply_string(self, text: str) -> int:
+        """Parse a move in the game's notation, apply it and return its action id."""
+        action = self.string_to_action(text)
+        self.apply_action(action)
+        return action
+
+    def check_action_type(self, action: Any) -> int:
+        """Reject anything that is not an int action id with a clear message."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalMoveError(f"an action is an int, not {type(action).__name__}")
+        return action
+
+    def __str__(self) -> str:
+        return self.render()

@@ -1,0 +1,1 @@
+"""Azul: Summer Pavilion: data, rules, actions, positions and rendering."""

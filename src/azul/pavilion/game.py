@@ -1,0 +1,124 @@
+"""The Summer Pavilion game object: options, facts (GameInfo) and the factories of states."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from azul.core.api import Game, GameInfo
+from azul.core.errors import OptionError, PositionError
+from azul.pavilion import data
+from azul.pavilion.actions import ActionSpace
+from azul.pavilion.state import PavilionState
+from azul.pavilion.tables import BOARD_TABLES
+
+# Every row of the rules' "Project decisions" table that is a choice, with its default.
+DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "board": "coloured",
+    "score_floor": 1,
+    "first_player": None,
+    "explicit_chance": False,
+}
+_BOARD_ALIASES = {"coloured": "coloured", "colored": "coloured", "grey": "grey", "gray": "grey"}
+
+
+def _check_options(options: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(DEFAULTS))
+    if unknown:
+        raise OptionError(
+            f"unknown option(s) {', '.join(unknown)} for pavilion: known are {', '.join(DEFAULTS)}"
+        )
+    opts = {**DEFAULTS, **options}
+    players = opts["players"]
+    if isinstance(players, bool) or players not in data.FACTORIES:
+        raise OptionError(f"players: {players!r} is not 2, 3 or 4")
+    board = opts["board"]
+    if not isinstance(board, str) or board.lower() not in _BOARD_ALIASES:
+        raise OptionError(f"board: {board!r} is not 'coloured' or 'grey'")
+    opts["board"] = _BOARD_ALIASES[board.lower()]
+    floor = opts["score_floor"]
+    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int)):
+        raise OptionError(f"score_floor: {floor!r} is not an int or None")
+    first = opts["first_player"]
+    if first is not None and (
+        isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players
+    ):
+        raise OptionError(f"first_player: {first!r} is not None or a seat 0..{players - 1}")
+    if not isinstance(opts["explicit_chance"], bool):
+        raise OptionError(f"explicit_chance: {opts['explicit_chance']!r} is not true or false")
+    return opts
+
+
+@cache
+def _action_space(factories: int) -> ActionSpace:
+    return ActionSpace(factories)
+
+
+class PavilionGame(Game):
+    """Azul: Summer Pavilion with its options (see DEFAULTS and the rules' project decisions)."""
+
+    name = "pavilion"
+
+    def __init__(self, **options: Any):
+        self.options = _check_options(options)
+        self.players: int = self.options["players"]
+        self.factories: int = data.FACTORIES[self.players]
+        self.explicit_chance: bool = self.options["explicit_chance"]
+        self.board = BOARD_TABLES[self.options["board"]]
+        self.actions = _action_space(self.factories)
+        self.info = GameInfo(
+            name=self.name,
+            num_players=self.players,
+            num_distinct_actions=self.actions.size,
+            max_chance_outcomes=max(data.NUM_COLORS, self.players),
+            max_game_length=self._max_game_length(),
+            min_score=self.options["score_floor"],
+            max_score=self._max_score(),
+            rules_version=data.RULES_VERSION,
+            options=dict(self.options),
+        )
+
+    def _max_game_length(self) -> int:
+        """Player decisions at most: every take moves a tile; per seat at most 42 placements,
+        36 bonus picks (rules 7.5) and one pass per round; plus the draws when chance is explicit."""
+        takes = data.ROUNDS * self.factories * data.TILES_PER_FACTORY
+        turns = self.players * (data.NUM_SPACES + 36 + data.ROUNDS)
+        draws = 0
+        if self.explicit_chance:
+            # setup, the factories each round, and at most 3 supply refills per placement
+            draws = 1 + data.SUPPLY_SPACES + takes + self.players * data.NUM_SPACES * 3
+        return takes + turns + draws
+
+    @staticmethod
+    def _max_score() -> int:
+        """Start score, at most 6 per placement, every star and number bonus."""
+        return (data.START_SCORE + 6 * data.NUM_SPACES + data.MULTICOLORED_STAR_BONUS
+                + sum(data.STAR_BONUS_BY_COLOR.values()) + sum(data.NUMBER_BONUS.values()))
+
+    def new_initial_state(self, seed: int = 0) -> PavilionState:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"seed: {seed!r} is not an int")
+        return PavilionState(self, seed)
+
+    def state_from_json(self, doc: dict | str, seed: int | None = None) -> PavilionState:
+        """Load a position of this game; its options must match this game's."""
+        from azul.pavilion.position import state_from_json
+
+        if isinstance(doc, str):
+            try:
+                doc = json.loads(doc)
+            except json.JSONDecodeError as e:
+                raise PositionError(f"not valid JSON: {e}") from None
+        return state_from_json(self, doc, seed)
+
+    def state_to_json(self, state: PavilionState) -> dict:
+        from azul.pavilion.position import state_to_json
+
+        return state_to_json(state)
+
+    def render_text(self, state: PavilionState) -> str:
+        from azul.pavilion.render import render_text
+
+        return render_text(state)

@@ -1,0 +1,590 @@
+"""The rules of Summer Pavilion: legal actions and their effects on a flat state.
+
+The state is a handful of lists of small ints (see DESIGN.md "Speed"); ``clone()`` copies them.
+Section numbers in comments refer to ``rules/summer-pavilion.md``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from azul.core.api import CHANCE, TERMINAL, State
+from azul.core.errors import AzulError, IllegalMoveError
+from azul.core.rng import next_below, seed_state
+from azul.pavilion import data
+from azul.pavilion.actions import (
+    BONUS,
+    PASS,
+    PLACE,
+    TAKE,
+    chance_from_string,
+    chance_to_string,
+    space_name,
+)
+from azul.pavilion.tables import BITS, EMPTY, KEEPS, POPCOUNT, RUN, STRUCTURES_AT, keeps_fitting
+
+if TYPE_CHECKING:
+    from azul.pavilion.game import PavilionGame
+
+# What the player to move decides (``kind``).
+ACQUIRE, PLAY, BONUS_PICK, OVER = range(4)
+KIND_NAMES = ("take", "place", "bonus", "over")
+# Where a pending draw goes: the supply, the first-player choice, or a factory (1..F).
+TO_SUPPLY, FIRST_PLAYER = -1, -2
+NC = data.NUM_COLORS
+ALL_COLORS = (1 << NC) - 1
+
+
+class PavilionState(State):
+    """A position of Summer Pavilion."""
+
+    __slots__ = (
+        "bag",
+        "cells",
+        "colors",
+        "deals",
+        "filled",
+        "game",
+        "hands",
+        "hist",
+        "kept",
+        "kind",
+        "owed",
+        "passed",
+        "player",
+        "rng",
+        "round",
+        "points",
+        "sources",
+        "start",
+        "supply",
+        "token",
+        "tower",
+    )
+
+    def __init__(self, game: PavilionGame, seed: int = 0, *, setup: bool = True):
+        self.game = game
+        if not setup:
+            return
+        n = game.players
+        self.sources = [0] * (game.factories + 1) * NC  # source 0 is the centre (rules 4.3)
+        self.supply = [0] * NC
+        self.bag = [data.TILES_PER_COLOR] * NC
+        self.tower = [0] * NC
+        self.hands = [0] * n * NC
+        self.kept = [0] * n * NC  # the 4 corner spaces (rules 5.8)
+        self.cells = [-1] * n * data.NUM_SPACES  # colour on each space, -1 empty
+        self.filled = [0] * n  # 42-bit mask of covered spaces per player
+        self.colors = [0] * n * data.NUM_STARS  # colour bitmask per player and star
+        self.points = [data.START_SCORE] * n
+        self.passed = 0
+        self.round = 1
+        self.kind = ACQUIRE
+        self.owed = 0
+        self.token = -1  # seat holding the start player token; -1: in the centre
+        self.rng = seed_state(seed)
+        self.hist: list[int] = []
+        first = game.options["first_player"]
+        self.start = self.player = 0 if first is None else first
+        # rules 2 and "order of draws": first player, then the supply, then factory by factory.
+        self.deals = [FIRST_PLAYER] if first is None else []
+        self.deals += [TO_SUPPLY] * data.SUPPLY_SPACES
+        self.deals += [f for f in range(1, game.factories + 1) for _ in range(data.TILES_PER_FACTORY)]
+        if not game.explicit_chance:
+            self._draw_all()
+
+    # ------------------------------------------------------------------ cheap copies
+    def clone(self) -> PavilionState:
+        s = PavilionState.__new__(PavilionState)
+        s.game = self.game
+        s.sources = self.sources[:]
+        s.supply = self.supply[:]
+        s.bag = self.bag[:]
+        s.tower = self.tower[:]
+        s.hands = self.hands[:]
+        s.kept = self.kept[:]
+        s.cells = self.cells[:]
+        s.filled = self.filled[:]
+        s.colors = self.colors[:]
+        s.points = self.points[:]
+        s.deals = self.deals[:]
+        s.hist = self.hist[:]
+        s.passed = self.passed
+        s.round = self.round
+        s.kind = self.kind
+        s.owed = self.owed
+        s.token = self.token
+        s.start = self.start
+        s.player = self.player
+        s.rng = self.rng
+        return s
+
+    def reseed(self, seed: int) -> None:
+        """Replace the generator's state, e.g. to sample a different future in search."""
+        self.rng = seed_state(seed)
+
+    # ------------------------------------------------------------------ queries
+    def current_player(self) -> int:
+        if self.deals:
+            return CHANCE
+        if self.kind == OVER:
+            return TERMINAL
+        return self.player
+
+    def decision(self) -> str:
+        """What the player to move decides: 'take', 'place', 'bonus', 'chance' or 'over'."""
+        return "chance" if self.deals else KIND_NAMES[self.kind]
+
+    def wild(self) -> int:
+        """The wild colour of the current round (rules 3.2)."""
+        return data.WILD_BY_ROUND[self.round]
+
+    def scores(self) -> list[int]:
+        return self.points[:]
+
+    def history(self) -> list[int]:
+        return self.hist[:]
+
+    def hand(self, seat: int) -> list[int]:
+        return self.hands[seat * NC:(seat + 1) * NC]
+
+    def allowed_colors(self, seat: int, star: int) -> int:
+        """Bitmask of the colours that may go on ``star`` of ``seat`` (rules 5.3, 9.1)."""
+        present = self.colors[seat * data.NUM_STARS + star]
+        if not self.game.board.grey:
+            if star:
+                return 1 << data.STAR_COLOR[star]
+            return ALL_COLORS & ~present
+        count = POPCOUNT[(self.filled[seat] >> star * 6) & 63]
+        if count < 2:
+            return ALL_COLORS
+        if POPCOUNT[present] == 1:
+            return present
+        return ALL_COLORS & ~present
+
+    def legal_actions(self) -> list[int]:
+        if self.deals:
+            return [c for c, _ in self.chance_outcomes()]
+        kind = self.kind
+        space = self.game.actions
+        p = self.player
+        if kind == ACQUIRE:
+            return self._legal_takes()
+        if kind == BONUS_PICK:
+            base = space.bonus_base
+            return [base + c for c in range(NC) if self.supply[c]]
+        if kind == OVER:
+            return []
+        out = self._legal_placements()
+        hand = self.hands[p * NC:(p + 1) * NC]
+        if sum(hand) <= data.CORNER_SPACES:
+            out.append(space.pass_base)
+        else:
+            base = space.pass_base + 1
+            out.extend(base + i for i in keeps_fitting(hand))
+        return out
+
+    def _legal_takes(self) -> list[int]:
+        out = []
+        w = data.WILD_BY_ROUND[self.round]
+        src = self.sources
+        for s in range(self.game.factories + 1):
+            b = s * NC
+            counts = src[b:b + NC]
+            total = sum(counts)
+            if not total:
+                continue
+            if counts[w] == total:  # wild tiles only: take exactly one (rules 4.2)
+                out.append(b + w)
+            else:
+                out.extend(b + c for c in range(NC) if counts[c] and c != w)
+        return out
+
+    def _legal_placements(self) -> list[int]:
+        out: list[int] = []
+        p = self.player
+        h = self.hands[p * NC:(p + 1) * NC]
+        w = data.WILD_BY_ROUND[self.round]
+        hw = h[w]
+        cost = self.game.board.cost
+        filled = self.filled[p]
+        base0 = self.game.actions.place_base
+        for star in range(data.NUM_STARS):
+            ring = (filled >> star * 6) & 63
+            if ring == 63:
+                continue
+            cols = [c for c in BITS[self.allowed_colors(p, star)] if h[c]]
+            if not cols:
+                continue
+            for i in EMPTY[ring]:
+                sp = star * 6 + i
+                n = cost[sp]
+                base = base0 + sp * 36
+                for c in cols:
+                    hc = h[c]
+                    if c == w:  # rules 5.4: the wild colour pays for itself only
+                        if hc >= n:
+                            out.append(base + c * 6)
+                        continue
+                    lo = n - hc if n > hc else 0
+                    hi = n - 1 if n - 1 < hw else hw
+                    if lo <= hi:
+                        out.extend(range(base + c * 6 + lo, base + c * 6 + hi + 1))
+        return out
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome, probability) of the pending random draw (rules 2, 5.7, 6)."""
+        if not self.deals:
+            raise AzulError("no random draw is pending: this is not a chance node")
+        if self.deals[0] == FIRST_PLAYER:
+            n = self.game.players
+            return [(i, 1.0 / n) for i in range(n)]
+        total = sum(self.bag)
+        return [(c, k / total) for c, k in enumerate(self.bag) if k]
+
+    # ------------------------------------------------------------------ notation
+    def action_to_string(self, action: int) -> str:
+        action = self.check_action_type(action)
+        if self.deals:
+            return chance_to_string(self.deals[0] == FIRST_PLAYER, action)
+        return self.game.actions.to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        if self.deals:
+            is_first, outcome = chance_from_string(text)
+            if is_first != (self.deals[0] == FIRST_PLAYER):
+                what = "the first player" if self.deals[0] == FIRST_PLAYER else "a tile"
+                raise IllegalMoveError(f"the pending draw is {what}, not {text!r}")
+            return outcome
+        return self.game.actions.from_string(text)
+
+    # ------------------------------------------------------------------ moves
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action; an illegal one raises IllegalMoveError and changes nothing."""
+        action = self.check_action_type(action)
+        if self.deals:
+            self._apply_chance(action)
+            self.hist.append(action)
+            return
+        if self.kind == OVER:
+            raise IllegalMoveError("the game is over")
+        space = self.game.actions
+        if not 0 <= action < space.size:
+            raise IllegalMoveError(f"action {action} is outside 0..{space.size - 1}")
+        what, x, y, z = space.decode[action]
+        kind = self.kind
+        if kind == ACQUIRE:
+            if what != TAKE:
+                raise IllegalMoveError(
+                    f"{space.to_string(action)}: now is the time to take tiles from a factory or "
+                    "the centre"
+                )
+            self._take(x, y)
+        elif kind == BONUS_PICK:
+            if what != BONUS:
+                raise IllegalMoveError(
+                    f"{space.to_string(action)}: choose {self.owed} bonus tile(s) from the supply "
+                    "first, e.g. 'S:R'"
+                )
+            self._bonus(x)
+        elif what == PLACE:
+            self._place(x, y, z)
+        elif what == PASS:
+            self._pass(x)
+        else:
+            raise IllegalMoveError(
+                f"{space.to_string(action)}: now is the time to place a tile or pass"
+            )
+        self.hist.append(action)
+        if self.deals and not self.game.explicit_chance:
+            self._draw_all()
+
+    def _take(self, source: int, c: int) -> None:
+        """Phase 1: take tiles from a factory or the centre (rules 4.2-4.4)."""
+        src = self.sources
+        b = source * NC
+        where = "the centre" if source == 0 else f"factory {source}"
+        w = data.WILD_BY_ROUND[self.round]
+        total = sum(src[b:b + NC])
+        if not src[b + c]:
+            raise IllegalMoveError(f"{where} has no {data.COLORS[c]} tile")
+        p = self.player
+        hand = self.hands
+        h = p * NC
+        if c == w:
+            if src[b + w] != total:
+                raise IllegalMoveError(
+                    f"{data.COLORS[w]} is wild this round: take another colour from {where} "
+                    "(one wild comes with it)"
+                )
+            taken = 1
+            src[b + w] -= 1
+            hand[h + w] += 1
+        else:
+            taken = src[b + c]
+            src[b + c] = 0
+            hand[h + c] += taken
+            if src[b + w]:  # exactly one wild comes along (rules 4.2)
+                src[b + w] -= 1
+                hand[h + w] += 1
+                taken += 1
+        if source:  # the rest of a factory goes to the centre (rules 4.2)
+            for k in range(NC):
+                if src[b + k]:
+                    src[k] += src[b + k]
+                    src[b + k] = 0
+        elif self.token < 0:  # first from the centre takes the token and loses points (rules 4.4)
+            self.token = p
+            self.points[p] = self._deduct(self.points[p], taken)
+        if any(src):
+            self.player = (p + 1) % self.game.players
+        else:  # rules 4.6-4.8: Phase 2 starts with the token holder
+            self.kind = PLAY
+            self.passed = 0
+            first = self.token if self.token >= 0 else self.start
+            self._next_in_play(first, include_self=True)
+
+    def _place(self, sp: int, c: int, k: int) -> None:
+        """Phase 2: pay for and place one tile, score it, maybe earn bonus tiles (rules 5.2-5.6)."""
+        p = self.player
+        star, i = divmod(sp, 6)
+        bit = 1 << sp
+        filled = self.filled[p]
+        if filled & bit:
+            raise IllegalMoveError(f"space {space_name(sp)} is already filled")
+        if not self.allowed_colors(p, star) >> c & 1:
+            raise IllegalMoveError(self._why_color_not_allowed(p, star, c))
+        n = self.game.board.cost[sp]
+        w = data.WILD_BY_ROUND[self.round]
+        h = p * NC
+        hand = self.hands
+        hc = hand[h + c]
+        hw = hand[h + w]
+        name = data.COLORS[c]
+        if c == w:  # rules 5.4
+            if k:
+                raise IllegalMoveError(
+                    f"{name} is wild this round: a {name} tile is paid with {name} tiles only, "
+                    "so no '+wilds'"
+                )
+            if hc < n:
+                raise IllegalMoveError(f"needs {n} tiles: hand has {hc} {name} (wild)")
+        else:
+            if hc + hw < n or not hc:
+                raise IllegalMoveError(
+                    f"needs {n} tiles: hand has {hc} {name} and {hw} wild ({data.COLORS[w]})"
+                    + ("" if hc else f", and at least one must be {name}")
+                )
+            if k > n - 1:
+                raise IllegalMoveError(
+                    f"space {space_name(sp)} costs {n}: at most {n - 1} wild(s) can be paid"
+                )
+            if k > hw:
+                raise IllegalMoveError(f"cannot pay {k} wild(s): hand has {hw} {data.COLORS[w]}")
+            if n - k > hc:
+                raise IllegalMoveError(
+                    f"needs {n} tiles: with {k} wild(s) that is {n - k} {name}, hand has {hc}"
+                )
+        # pay: n - k of colour c (one of them placed) and k wilds; the rest to the tower
+        hand[h + c] -= n - k
+        hand[h + w] -= k
+        self.tower[c] += n - k - 1
+        self.tower[w] += k
+        filled |= bit
+        self.filled[p] = filled
+        self.cells[p * data.NUM_SPACES + sp] = c
+        self.colors[p * data.NUM_STARS + star] |= 1 << c
+        self.points[p] += RUN[(filled >> star * 6) & 63][i]  # rules 5.5
+        bonus = 0
+        for mask, reward in STRUCTURES_AT[sp]:  # rules 5.6
+            if filled & mask == mask:
+                bonus += reward
+        if bonus:
+            self.owed = min(bonus, sum(self.supply))  # rules 5.7: take all there is
+        if self.owed:
+            self.kind = BONUS_PICK
+        else:
+            self._end_turn()
+
+    def _why_color_not_allowed(self, p: int, star: int, c: int) -> str:
+        name = data.COLORS[c]
+        present = self.colors[p * data.NUM_STARS + star]
+        where = "the centre star" if star == 0 else f"the {data.STARS[star]} star"
+        if not self.game.board.grey:
+            if star:
+                return f"{where} takes only {data.STARS[star]} tiles, not {name}"
+            return f"{where} already has a {name} tile"
+        if POPCOUNT[present] == 1:
+            return f"{where} is single-coloured {data.COLORS[BITS[present][0]]}: {name} cannot go on it"
+        return f"{where} is multicoloured and already has a {name} tile"
+
+    def _bonus(self, c: int) -> None:
+        """Take one chosen bonus tile from the supply (rules 5.6)."""
+        if not self.supply[c]:
+            raise IllegalMoveError(f"the supply has no {data.COLORS[c]} tile")
+        self.supply[c] -= 1
+        self.hands[self.player * NC + c] += 1
+        self.owed -= 1
+        if not self.owed:
+            self.kind = PLAY
+            self._end_turn()
+
+    def _pass(self, x: int) -> None:
+        """Keep at most 4 tiles, discard the rest at -1 each (rules 5.8)."""
+        p = self.player
+        h = p * NC
+        hand = self.hands[h:h + NC]
+        total = sum(hand)
+        if x == 0:
+            if total > data.CORNER_SPACES:
+                raise IllegalMoveError(
+                    f"the hand has {total} tiles: say which {data.CORNER_SPACES} to keep, "
+                    "e.g. 'pass:" + self._example_keep(hand) + "'"
+                )
+            keep = hand
+        else:
+            keep = KEEPS[x - 1]
+            if total <= data.CORNER_SPACES:
+                raise IllegalMoveError(
+                    f"the hand has only {total} tile(s), all kept: say just 'pass'"
+                )
+            for c in range(NC):
+                if keep[c] > hand[c]:
+                    raise IllegalMoveError(
+                        f"cannot keep {keep[c]} {data.COLORS[c]}: hand has {hand[c]}"
+                    )
+        for c in range(NC):
+            self.kept[h + c] = keep[c]
+            self.tower[c] += hand[c] - keep[c]
+            self.hands[h + c] = 0
+        self.points[p] = self._deduct(self.points[p], total - sum(keep))
+        self.passed |= 1 << p
+        self._end_turn()
+
+    @staticmethod
+    def _example_keep(hand: list[int]) -> str:
+        letters = "".join(data.COLOR_LETTERS[c] * n for c, n in enumerate(hand))
+        return letters[: data.CORNER_SPACES]
+
+    # ------------------------------------------------------------------ flow
+    def _deduct(self, score: int, n: int) -> int:
+        """A deduction that stops at the score floor (project decision ``score_floor``)."""
+        floor = self.game.options["score_floor"]
+        if floor is None or n <= 0:
+            return score - n
+        return min(score, max(floor, score - n))
+
+    def _end_turn(self) -> None:
+        """After every Phase-2 turn: refill the supply, then the next player (rules 5.1, 5.7)."""
+        missing = data.SUPPLY_SPACES - sum(self.supply)
+        if missing:
+            self.deals += [TO_SUPPLY] * missing
+            self._recycle()
+        self._next_in_play(self.player, include_self=False)
+
+    def _next_in_play(self, p: int, include_self: bool) -> None:
+        """Hand the turn to the next player clockwise who has not passed; empty hands pass."""
+        n = self.game.players
+        for step in range(0 if include_self else 1, n + 1):
+            q = (p + step) % n
+            if self.passed >> q & 1:
+                continue
+            if any(self.hands[q * NC:(q + 1) * NC]):
+                self.player = q
+                return
+            self.passed |= 1 << q  # project decision "empty hand": automatic pass
+        self._end_round()
+
+    def _end_round(self) -> None:
+        """Phase 3 (rules 6), or end-game scoring after round 6 (rules 7)."""
+        if self.round == data.ROUNDS:
+            self._final_scoring()
+            return
+        self.round += 1
+        if self.token >= 0:
+            self.start = self.token
+        self.token = -1
+        for i in range(len(self.kept)):
+            self.hands[i] += self.kept[i]
+            self.kept[i] = 0
+        self.passed = 0
+        self.kind = ACQUIRE
+        self.player = self.start
+        self.deals += [f for f in range(1, self.game.factories + 1)
+                       for _ in range(data.TILES_PER_FACTORY)]
+        self._recycle()
+
+    def _final_scoring(self) -> None:
+        self.deals.clear()  # a refill after the last pass changes nothing
+        board = self.game.board
+        for p in range(self.game.players):
+            filled = self.filled[p]
+            score = self.points[p]
+            for star in range(data.NUM_STARS):  # rules 7.1
+                if (filled >> star * 6) & 63 == 63:
+                    score += self.star_bonus(p, star)
+            for _number, mask, bonus in board.number_masks:  # rules 7.2
+                if filled & mask == mask:
+                    score += bonus
+            left = 0  # rules 7.3: -1 per tile still kept or in hand
+            for c in range(NC):
+                i = p * NC + c
+                n = self.kept[i] + self.hands[i]
+                self.tower[c] += n
+                self.kept[i] = self.hands[i] = 0
+                left += n
+            self.points[p] = self._deduct(score, left)
+        self.kind = OVER
+
+    def star_bonus(self, p: int, star: int) -> int:
+        """Bonus of a completed star: multicoloured 12, single-coloured by colour (rules 7.1, 9.1)."""
+        if self.game.board.grey:
+            present = self.colors[p * data.NUM_STARS + star]
+            if POPCOUNT[present] == 1:
+                return data.STAR_BONUS_BY_COLOR[BITS[present][0]]
+            return data.MULTICOLORED_STAR_BONUS
+        if star == 0:
+            return data.MULTICOLORED_STAR_BONUS
+        return data.STAR_BONUS_BY_COLOR[data.STAR_COLOR[star]]
+
+    # ------------------------------------------------------------------ chance
+    def _recycle(self) -> None:
+        """Before a tile draw: an empty bag takes the whole tower; with both empty the pending
+        tile draws lapse (rules 5.7, 6.2)."""
+        if not self.deals or self.deals[0] == FIRST_PLAYER or any(self.bag):
+            return
+        if any(self.tower):
+            self.bag, self.tower = self.tower, [0] * NC
+        else:
+            self.deals.clear()
+
+    def _apply_chance(self, outcome: int) -> None:
+        dest = self.deals[0]
+        if dest == FIRST_PLAYER:
+            if not 0 <= outcome < self.game.players:
+                raise IllegalMoveError(f"first player {outcome} is not a seat 0..{self.game.players - 1}")
+            self.start = self.player = outcome
+        else:
+            if not 0 <= outcome < NC or not self.bag[outcome]:
+                raise IllegalMoveError(f"draw {outcome}: the bag holds no tile of that colour")
+            self.bag[outcome] -= 1
+            if dest == TO_SUPPLY:
+                self.supply[outcome] += 1
+            else:
+                self.sources[dest * NC + outcome] += 1
+        del self.deals[0]
+        self._recycle()
+
+    def _draw_all(self) -> None:
+        """Resolve every pending draw with the state's own generator."""
+        while self.deals:
+            if self.deals[0] == FIRST_PLAYER:
+                self.rng, x = next_below(self.rng, self.game.players)
+            else:
+                bag = self.bag
+                self.rng, r = next_below(self.rng, sum(bag))
+                x = 0
+                while r >= bag[x]:
+                    r -= bag[x]
+                    x += 1
+            self._apply_chance(x)
