@@ -31,6 +31,7 @@ class GameInfo:
     max_utility: float = 1.0
     utility_sum: float = 0.0
     rules_version: str = "1"
+    total_pieces: int = 0
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -47,6 +48,10 @@ class Game:
 
     def state_from_json(self, doc: dict | str, seed: int | None = None) -> State:
         """Load a position document (dict or JSON text), validating all of it."""
+        raise NotImplementedError
+
+    def notation_help(self) -> str:
+        """A short description of the move notation, with examples, for people."""
         raise NotImplementedError
 
     def state_to_json(self, state: State) -> dict:
@@ -98,6 +103,10 @@ class State:
         raise NotImplementedError
 
     def history(self) -> list[int]:
+        raise NotImplementedError
+
+    def count_pieces(self) -> int:
+        """Every tile or piece in the game, wherever it lies (equals ``info.total_pieces``)."""
         raise NotImplementedError
 
     # -- provided by the game, so that the rules module knows nothing of views ----------------

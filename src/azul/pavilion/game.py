@@ -21,6 +21,17 @@ DEFAULTS: dict[str, Any] = {
     "first_player": None,
     "explicit_chance": False,
 }
+NOTATION_HELP = """Colours: P purple, G green, O orange, Y yellow, B blue, R red.
+Stars: C centre, P purple, O orange, R red, B blue, Y yellow, G green; spaces 1-6 clockwise.
+  F3:R      take red from factory 3 (one wild comes along if the factory has any)
+  C:Y       take yellow from the centre (C:P takes one wild when only wilds are left)
+  R@R3      place a red tile on space 3 of the red star, paying 3 red
+  R@R3+1    the same, paying 2 red and 1 wild
+  Y@C4      place yellow on space 4 of the centre star
+  pass      pass, keeping the whole hand (4 tiles or fewer)
+  pass:PPGR pass, keeping 2 purple, 1 green and 1 red (the rest cost 1 point each)
+  S:B       take a blue bonus tile from the supply
+"""
 _BOARD_ALIASES = {"coloured": "coloured", "colored": "coloured", "grey": "grey", "gray": "grey"}
 
 
@@ -77,6 +88,7 @@ class PavilionGame(Game):
             min_score=self.options["score_floor"],
             max_score=self._max_score(),
             rules_version=data.RULES_VERSION,
+            total_pieces=data.TOTAL_TILES,
             options=dict(self.options),
         )
 
@@ -112,6 +124,9 @@ class PavilionGame(Game):
             except json.JSONDecodeError as e:
                 raise PositionError(f"not valid JSON: {e}") from None
         return state_from_json(self, doc, seed)
+
+    def notation_help(self) -> str:
+        return NOTATION_HELP
 
     def state_to_json(self, state: PavilionState) -> dict:
         from azul.pavilion.position import state_to_json

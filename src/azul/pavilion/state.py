@@ -145,6 +145,10 @@ class PavilionState(State):
     def history(self) -> list[int]:
         return self.hist[:]
 
+    def count_pieces(self) -> int:
+        return (sum(self.sources) + sum(self.supply) + sum(self.bag) + sum(self.tower)
+                + sum(self.hands) + sum(self.kept) + sum(bin(f).count("1") for f in self.filled))
+
     def hand(self, seat: int) -> list[int]:
         return self.hands[seat * NC:(seat + 1) * NC]
 

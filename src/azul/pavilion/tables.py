@@ -56,9 +56,21 @@ def keeps_fitting(hand: list[int]) -> tuple[int, ...]:
     key = tuple(h if h < 4 else 4 for h in hand)
     got = _keeps_fitting.get(key)
     if got is None:
-        got = tuple(i for i, k in enumerate(KEEPS) if all(a <= b for a, b in zip(k, key)))
-        _keeps_fitting[key] = got
+        found: list[int] = []
+        _fit(key, 0, data.CORNER_SPACES, [], found)
+        got = _keeps_fitting[key] = tuple(sorted(found))
     return got
+
+
+def _fit(cap: tuple[int, ...], c: int, left: int, chosen: list[int], found: list[int]) -> None:
+    if c == data.NUM_COLORS - 1:
+        if left <= cap[c]:
+            found.append(KEEP_INDEX[(*chosen, left)])
+        return
+    for k in range(min(left, cap[c]) + 1):
+        chosen.append(k)
+        _fit(cap, c + 1, left - k, chosen, found)
+        chosen.pop()
 
 
 class BoardTables:

@@ -1,0 +1,60 @@
+"""``azul bench``: random games to measure the engine's speed (figures, never asserts)."""
+
+from __future__ import annotations
+
+import random
+import time
+import timeit
+from dataclasses import dataclass
+
+from azul.core.api import Game, State
+
+
+@dataclass
+class BenchResult:
+    games: int
+    steps: int
+    seconds: float
+    mean_legal: float
+    clone_us: float
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.seconds
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    def lines(self) -> list[str]:
+        return [
+            f"games            {self.games}",
+            f"steps            {self.steps} ({self.steps / self.games:.1f} per game)",
+            f"steps/s          {self.steps_per_second:,.0f}",
+            f"games/s          {self.games_per_second:,.1f}",
+            f"mean legal       {self.mean_legal:.1f} actions per decision",
+            f"clone()          {self.clone_us:.2f} us",
+        ]
+
+
+def bench(game: Game, games: int = 200, seed: int = 0) -> BenchResult:
+    """Play ``games`` random games; a step is one legal_actions() + choice + apply_action()."""
+    rng = random.Random(seed)
+    samples: list[State] = []
+    steps = legal_total = 0
+    start = time.perf_counter()
+    for g in range(games):
+        state = game.new_initial_state(seed + g)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            legal_total += len(legal)
+            state.apply_action(rng.choice(legal))
+            steps += 1
+            if steps % 97 == 0:  # mid-game positions for timing clone()
+                samples.append(state.clone())
+    seconds = time.perf_counter() - start
+    samples = samples or [game.new_initial_state(seed)]
+    rounds = max(1, 20_000 // len(samples))
+    best = min(timeit.repeat(lambda: [s.clone() for s in samples], number=rounds, repeat=3))
+    clone_us = best / (rounds * len(samples)) * 1e6
+    return BenchResult(games, steps, seconds, legal_total / max(steps, 1), clone_us)

@@ -1,0 +1,207 @@
+"""The ``azul`` command: play in the terminal, replay a record, show a position, benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import azul
+from azul.bots import make as make_bot
+from azul.core.errors import AzulError
+from azul.core.records import load_record, record_of, replay
+
+
+def _option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` with VALUE read as JSON when it can be (1, true, null), else as text."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def _game_from_args(args: argparse.Namespace) -> azul.Game:
+    options = dict(args.option or [])
+    if args.players is not None:
+        options["players"] = args.players
+    return azul.load_game(args.game, **options)
+
+
+def _wrap(items: list[str]) -> str:
+    return textwrap.fill("  ".join(items), width=100, subsequent_indent="  ")
+
+
+HELP = """Commands: a move in the notation below, or
+  moves      list the legal moves        board    show the position again
+  save FILE  save the game record        quit     leave the game
+"""
+
+
+def play(state: azul.State, humans: set[int], bots: dict[int, Any], seed: int,
+         ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
+         save: str | None = None) -> azul.State:
+    """Play to the end: humans type moves, bots choose theirs. Returns the final state."""
+    game = state.game
+    say(state.render())
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat not in humans:
+            action = bots[seat].choose(state)
+            say(f"seat {seat} plays {state.action_to_string(action)}")
+            state.apply_action(action)
+            if state.current_player() in humans or state.is_terminal():
+                say(state.render())
+            continue
+        try:
+            line = ask(f"seat {seat}, your {state.decision()}> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            say("\nleaving the game")
+            break
+        word = line.lower()
+        if not line:
+            continue
+        if word in ("quit", "exit", "q"):
+            break
+        if word in ("help", "h", "?"):
+            say(HELP + game.notation_help())
+            continue
+        if word in ("moves", "m"):
+            say(_wrap([state.action_to_string(a) for a in state.legal_actions()]))
+            continue
+        if word in ("board", "b"):
+            say(state.render())
+            continue
+        if word.startswith("save "):
+            _save(state, seed, line[5:].strip(), say)
+            continue
+        try:
+            state.apply_string(line)
+        except AzulError as e:
+            say(f"not legal: {e}  (type 'moves' for the legal moves, 'help' for the notation)")
+            continue
+        say(state.render())
+    if state.is_terminal():
+        say("final scores: " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(state.scores())))
+    if save:
+        _save(state, seed, save, say)
+    return state
+
+
+def _save(state: azul.State, seed: int, path: str, say: Callable[[str], None]) -> None:
+    try:
+        record_of(state, seed).save(path)
+    except OSError as e:
+        say(f"cannot save to {path}: {e.strerror}")
+        return
+    say(f"record saved to {path}")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = _game_from_args(args)
+    n = game.info.num_players
+    humans = {args.seat} if not args.hotseat else set(range(n))
+    if not args.hotseat and not 0 <= args.seat < n:
+        raise AzulError(f"--seat {args.seat} is not a seat 0..{n - 1}")
+    bots = {s: make_bot(args.opponent, seed=args.seed + s) for s in range(n) if s not in humans}
+    state = game.new_initial_state(args.seed)
+    play(state, humans, bots, args.seed, save=args.save)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    rec = load_record(args.file)
+    interactive = sys.stdin.isatty() and not args.all
+    for state, action in replay(rec):
+        print(state.render())
+        if action is None:
+            break
+        print(f"\n--> {state.action_to_string(action)}\n")
+        if interactive and input("[Enter] next, q quit ").strip().lower() == "q":
+            return 0
+    print("final scores: " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(state.scores())))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    try:
+        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise AzulError(f"cannot read {args.file}: {e}") from None
+    state = azul.load_state(doc, seed=0)
+    print(state.render())
+    if not state.is_terminal():
+        print("\nlegal: " + _wrap([state.action_to_string(a) for a in state.legal_actions()]))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from azul.bench import bench
+
+    names = [args.game] if args.game else sorted(azul.GAMES)
+    for name in names:
+        options = dict(args.option or [])
+        options["players"] = args.players
+        game = azul.load_game(name, **options)
+        print(f"{name} ({', '.join(f'{k}={v}' for k, v in game.options.items())})")
+        result = bench(game, games=args.games, seed=args.seed)
+        print("\n".join("  " + line for line in result.lines()))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="azul", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"azul {azul.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def game_args(p: argparse.ArgumentParser, game_required: bool = True) -> None:
+        p.add_argument("game", choices=sorted(azul.GAMES), nargs=None if game_required else "?",
+                       help="the game")
+        p.add_argument("--players", type=int, default=None if game_required else 2,
+                       help="number of players, 2-4 (default 2)")
+        p.add_argument("-o", "--option", type=_option, action="append", metavar="KEY=VALUE",
+                       help="a game option, e.g. -o board=grey (repeatable)")
+
+    p = sub.add_parser("play", help="play a game in the terminal")
+    game_args(p)
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--hotseat", action="store_true", help="every seat is a person at this terminal")
+    p.add_argument("--opponent", default="random", help="bot for the other seats (default random)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots")
+    p.add_argument("--save", metavar="FILE", help="save the game record here at the end")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="step through a recorded game")
+    p.add_argument("file", help="a record (.jsonl) saved by 'azul play --save'")
+    p.add_argument("--all", action="store_true", help="print every step without waiting")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("show", help="print a position document and its legal moves")
+    p.add_argument("file", help="a position (.json)")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("bench", help="measure the engine's speed on random games")
+    game_args(p, game_required=False)
+    p.add_argument("--games", type=int, default=300, help="games to play (default 300)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except AzulError as e:
+        print(f"azul: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
