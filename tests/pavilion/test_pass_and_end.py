@@ -1,0 +1,161 @@
+"""Passing, preparing the next round and final scoring (rules 5.8-7), worked out by hand."""
+
+import pytest
+
+import azul
+from azul.pavilion import data
+from tests.pavilion.helpers import board, counts, load, moves
+
+
+def player(state, seat):
+    return state.to_json()["players"][seat]
+
+
+def test_pass_with_more_than_four_keeps_four_and_pays_for_the_rest():
+    # hand R R R B B P G (7 tiles): keep R R B P, discard R B G -> -3 (rules 5.8)
+    s = load(hands=["RRRBBPG", "Y"], scores=[10, 5])
+    with pytest.raises(azul.IllegalMoveError, match="say which 4 to keep"):
+        s.apply_string("pass")
+    ms = moves(s)
+    assert "pass" not in ms
+    # multisets of 4 from R3 B2 P1 G1, by (purple, green) kept: none -> RRBB RRRB (2);
+    # purple only -> 3 of R/B (3); green only (3); both -> 2 of R/B (3): 11
+    assert len([m for m in ms if m.startswith("pass:")]) == 11
+    s.apply_string("pass:PBRR")  # letters in any order
+    assert player(s, 0)["kept"] == counts("RRBP")
+    assert player(s, 0)["hand"] == {}
+    assert s.scores()[0] == 7
+    assert s.to_json()["tower"] == counts("RBG")
+    assert player(s, 0)["passed"]
+
+
+def test_pass_penalty_stops_at_one():
+    s = load(hands=["RRRBBPG", "Y"], scores=[2, 5])
+    s.apply_string("pass:RRBP")
+    assert s.scores()[0] == 1
+
+
+def test_pass_with_four_or_fewer_keeps_all():
+    s = load(hands=["RRBG", "Y"], scores=[10, 5])
+    assert [m for m in moves(s) if m.startswith("pass")] == ["pass"]
+    with pytest.raises(azul.IllegalMoveError, match="all kept"):
+        s.apply_string("pass:RRBG")
+    s.apply_string("pass")
+    assert player(s, 0)["kept"] == counts("RRBG")
+    assert s.scores()[0] == 10
+
+
+def test_keeping_tiles_not_in_hand_is_refused():
+    s = load(hands=["RRRBBPG", "Y"])
+    with pytest.raises(azul.IllegalMoveError, match="cannot keep 2 yellow: hand has 0"):
+        s.apply_string("pass:YYRR")
+
+
+def test_passed_player_is_skipped_and_empty_hand_passes_itself():
+    # 3 players: seat 1 has no tiles, so after seat 0 places, seat 2 moves (project decision)
+    s = load(players=3, hands=["RRRR", "", "BB"])
+    s.apply_string("R@R1")
+    assert s.current_player() == 2
+    assert player(s, 1)["passed"]
+    s.apply_string("pass")
+    assert s.current_player() == 0
+
+
+def test_phase_three_prepares_the_next_round():
+    # round 2 ends: seat 1 held the token, so seat 1 starts round 3; kept tiles return to hand
+    s = load(round=2, hands=["RR", ""], kept=["", "BBG"], passed=[False, True], token=1)
+    s.apply_string("pass")
+    doc = s.to_json()
+    assert doc["round"] == 3
+    assert doc["decision"] == "take"
+    assert doc["to_move"] == 1
+    assert doc["token"] is None
+    assert [p["hand"] for p in doc["players"]] == [counts("RR"), counts("BBG")]
+    assert [p["kept"] for p in doc["players"]] == [{}, {}]
+    assert [sum(f.values()) for f in doc["factories"]] == [4] * 5
+    assert s.wild() == data.ORANGE
+
+
+def test_short_factories_when_bag_and_tower_are_empty():
+    # 4 players; 6 tiles in the bag and none in the tower: factory 1 gets 4, factory 2 gets 2
+    boards = [{} for _ in range(4)]
+    per_color = {c: 22 for c in "PGOYBR"}
+    bag, supply, hand = "PGOYBR", "PPGGOOYYBR", "R"
+    for ch in bag + supply + hand:
+        per_color[ch] -= 1
+    for ch, n in per_color.items():
+        star = data.STAR_LETTERS[data.STAR_COLOR.index(data.COLOR_LETTERS.index(ch))]
+        cells = [f"{star}{i % 6 + 1}" for i in range(n)]
+        for seat in range(4):
+            mine = cells[seat * 6:(seat + 1) * 6]
+            boards[seat].update(board(*mine))
+    s = load(players=4, hands=["", "", "", hand], passed=[True, True, True, False], to_move=3,
+             boards=boards, bag=bag, supply=supply)
+    s.apply_string("pass")
+    doc = s.to_json()
+    assert doc["round"] == 2
+    assert [sum(f.values()) for f in doc["factories"]] == [4, 2, 0, 0, 0, 0, 0, 0, 0]
+    assert doc["bag"] == {}
+
+
+# rules 7.1: centre 12, red 14, blue 15, yellow 16, orange 17, green 18, purple 20
+STAR_BONUS = {"C": 12, "R": 14, "B": 15, "Y": 16, "O": 17, "G": 18, "P": 20}
+
+
+@pytest.mark.parametrize("letter", list(STAR_BONUS))
+def test_star_bonus(letter):
+    # round 6: the last pass ends the game; seat 0 keeps 1 tile (-1 at the end)
+    if letter == "C":
+        cells = [f"C{i + 1}={c}" for i, c in enumerate("PGOYBR")]
+    else:
+        cells = [f"{letter}{i}" for i in range(1, 7)]
+    s = load(round=6, hands=["B"], passed=[False, True], boards=[board(*cells), {}],
+             scores=[10, 5])
+    s.apply_string("pass")
+    assert s.is_terminal()
+    assert s.scores() == [10 + STAR_BONUS[letter] - 1, 5]
+
+
+@pytest.mark.parametrize("number,bonus", [(1, 4), (2, 8), (3, 12), (4, 16), (5, 0), (6, 0)])
+def test_number_bonus(number, bonus):
+    cells = [f"C{number}=Y"] + [f"{data.STAR_LETTERS[s]}{number}" for s in range(1, 7)]
+    s = load(round=6, hands=["B"], passed=[False, True], boards=[board(*cells), {}],
+             scores=[10, 5])
+    s.apply_string("pass")
+    assert s.scores()[0] == 10 + bonus - 1
+
+
+def test_round_six_sequence_bonuses_before_leftovers():
+    # score 2, 6 tiles: the pass keeps 4 and costs 2 -> floor 1; end: all 1s +4, then -4 for the
+    # kept tiles -> 1. (Penalty before bonus would give 5.)
+    cells = ["C1=Y"] + [f"{data.STAR_LETTERS[s]}1" for s in range(1, 7)]
+    s = load(round=6, hands=["RRBBGG"], passed=[False, True], boards=[board(*cells), {}],
+             scores=[2, 5])
+    s.apply_string("pass:RRBB")
+    assert s.is_terminal()
+    assert s.scores()[0] == 1
+
+
+def test_round_six_sequence_without_the_floor():
+    # score 20, 6 tiles: keep 4 (-2 -> 18); full red star +14, all 1s +4; kept -4 -> 32
+    cells = ["C1=Y", "R2", "R3", "R4", "R5", "R6"] + [f"{data.STAR_LETTERS[s]}1" for s in range(1, 7)]
+    s = load(round=6, hands=["RRBBGG"], passed=[False, True], boards=[board(*cells), {}],
+             scores=[20, 5])
+    s.apply_string("pass:RRBB")
+    assert s.scores()[0] == 32
+    assert sum(s.tower) == 2 + 4  # two discarded at the pass, four at the end
+
+
+def test_ties_are_shared():
+    s = load(round=6, hands=["B"], passed=[False, True], scores=[9, 8])
+    s.apply_string("pass")
+    assert s.scores() == [8, 8]
+    assert s.winners() == [0, 1]
+    assert s.returns() == [0.0, 0.0]
+
+
+def test_returns_for_three_players():
+    s = load(players=3, round=6, hands=["B"], passed=[False, True, True], scores=[9, 8, 3])
+    s.apply_string("pass")
+    assert s.scores() == [8, 8, 3]
+    assert s.returns() == [0.5, 0.5, -1.0]
