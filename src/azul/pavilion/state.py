@@ -35,6 +35,20 @@ NC = data.NUM_COLORS
 ALL_COLORS = (1 << NC) - 1
 
 
+def _take_ids(w: int, base: int, counts: list[int]) -> tuple[int, ...]:
+    """The take actions of one source: each non-wild colour present, or the wild alone when the
+    source holds nothing else (rules 4.2, 4.3)."""
+    total = sum(counts)
+    if not total:
+        return ()
+    if counts[w] == total:
+        return (base + w,)
+    return tuple(base + c for c in range(NC) if counts[c] and c != w)
+
+
+_TAKES: dict[tuple[int, ...], tuple[int, ...]] = {}  # memo of _take_ids
+
+
 class PavilionState(State):
     """A position of Summer Pavilion."""
 
@@ -189,19 +203,16 @@ class PavilionState(State):
         return out
 
     def _legal_takes(self) -> list[int]:
-        out = []
+        out: list[int] = []
         w = data.WILD_BY_ROUND[self.round]
         src = self.sources
-        for s in range(self.game.factories + 1):
-            b = s * NC
-            counts = src[b:b + NC]
-            total = sum(counts)
-            if not total:
-                continue
-            if counts[w] == total:  # wild tiles only: take exactly one (rules 4.2)
-                out.append(b + w)
-            else:
-                out.extend(b + c for c in range(NC) if counts[c] and c != w)
+        for b in range(0, len(src), NC):
+            key = (w, b, *src[b:b + NC])
+            ids = _TAKES.get(key)
+            if ids is None:
+                ids = _TAKES[key] = _take_ids(w, b, src[b:b + NC])
+            if ids:
+                out += ids
         return out
 
     def _legal_placements(self) -> list[int]:
@@ -209,8 +220,11 @@ class PavilionState(State):
         p = self.player
         h = self.hands[p * NC:(p + 1) * NC]
         w = data.WILD_BY_ROUND[self.round]
-        hw = h[w]
-        cost = self.game.board.cost
+        hw = h[w] if h[w] < 5 else 5
+        board = self.game.board
+        cost = board.cost
+        wilds = board.wilds
+        wild_self = board.wild_self
         filled = self.filled[p]
         base0 = self.game.actions.place_base
         for star in range(data.NUM_STARS):
@@ -225,15 +239,11 @@ class PavilionState(State):
                 n = cost[sp]
                 base = base0 + sp * 36
                 for c in cols:
-                    hc = h[c]
-                    if c == w:  # rules 5.4: the wild colour pays for itself only
-                        if hc >= n:
-                            out.append(base + c * 6)
-                        continue
-                    lo = n - hc if n > hc else 0
-                    hi = n - 1 if n - 1 < hw else hw
-                    if lo <= hi:
-                        out.extend(range(base + c * 6 + lo, base + c * 6 + hi + 1))
+                    hc = h[c] if h[c] < 6 else 6
+                    ks = wild_self[n][hc] if c == w else wilds[n][hc * 6 + hw]
+                    if ks:
+                        b = base + c * 6
+                        out.extend(range(b + ks[0], b + ks[1]))
         return out
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -48,39 +48,57 @@ for _combo in combinations_with_replacement(range(data.NUM_COLORS), data.CORNER_
     KEEPS.append(tuple(_combo.count(c) for c in range(data.NUM_COLORS)))
 KEEP_INDEX = {k: i for i, k in enumerate(KEEPS)}
 
-_keeps_fitting: dict[tuple[int, ...], tuple[int, ...]] = {}
+# FITS[c][v]: bitmask over KEEPS of the multisets with at most v tiles of colour c.
+_FITS = [[sum(1 << i for i, k in enumerate(KEEPS) if k[c] <= v) for v in range(5)]
+         for c in range(data.NUM_COLORS)]
+_keeps_fitting: dict[int, tuple[int, ...]] = {}
 
 
 def keeps_fitting(hand: list[int]) -> tuple[int, ...]:
-    """Indices into KEEPS of the multisets a hand can keep (memoised on the capped hand)."""
-    key = tuple(h if h < 4 else 4 for h in hand)
-    got = _keeps_fitting.get(key)
+    """Indices into KEEPS (ascending) of the multisets a hand can keep."""
+    mask = -1
+    for c, h in enumerate(hand):
+        mask &= _FITS[c][h if h < 4 else 4]
+    got = _keeps_fitting.get(mask)
     if got is None:
-        found: list[int] = []
-        _fit(key, 0, data.CORNER_SPACES, [], found)
-        got = _keeps_fitting[key] = tuple(sorted(found))
+        found = []
+        m = mask & ((1 << len(KEEPS)) - 1)
+        while m:
+            low = m & -m
+            found.append(low.bit_length() - 1)
+            m ^= low
+        got = _keeps_fitting[mask] = tuple(found)
     return got
 
 
-def _fit(cap: tuple[int, ...], c: int, left: int, chosen: list[int], found: list[int]) -> None:
-    if c == data.NUM_COLORS - 1:
-        if left <= cap[c]:
-            found.append(KEEP_INDEX[(*chosen, left)])
-        return
-    for k in range(min(left, cap[c]) + 1):
-        chosen.append(k)
-        _fit(cap, c + 1, left - k, chosen, found)
-        chosen.pop()
+def payments(n: int, hc: int, hw: int, wild: bool) -> tuple[int, ...]:
+    """The numbers of wilds that can pay a space of cost n with hc tiles of the colour and hw
+    wilds in hand (rules 5.2, 5.4; section 8 "Legal PLACE")."""
+    if wild:  # the wild colour itself: n tiles of it, no mixing
+        return (0,) if hc >= n else ()
+    if hc < 1:
+        return ()
+    return tuple(range(max(0, n - hc), min(hw, n - 1) + 1))
+
+
+def _span(ks: tuple[int, ...]) -> tuple[int, int] | None:
+    return (ks[0], ks[-1] + 1) if ks else None
 
 
 class BoardTables:
-    """Per board side: the cost of each space and the number-bonus masks (rules 7.2, 9.1)."""
+    """Per board side: the cost of each space, the number-bonus masks (rules 7.2, 9.1) and the
+    legal payments of each space."""
 
     def __init__(self, side: str):
         costs = data.BOARDS[side]
         self.side = side
         self.grey = side == "grey"
         self.cost = [costs[sp // 6][sp % 6 + 1] for sp in range(data.NUM_SPACES)]
+        # wilds[n][min(hc, 6) * 6 + min(hw, 5)] and wild_self[n][min(hc, 6)]: the payments()
+        # of a space of cost n as a range (first, last + 1) of wild counts, or None
+        self.wilds = [[_span(payments(n, hc, hw, False)) for hc in range(7) for hw in range(6)]
+                      for n in range(7)]
+        self.wild_self = [[_span(payments(n, hc, 0, True)) for hc in range(7)] for n in range(7)]
         self.number_masks = tuple(
             (number, sum(1 << sp for sp in range(data.NUM_SPACES) if self.cost[sp] == number),
              bonus)

@@ -1,0 +1,104 @@
+"""The azul command: play a whole game by typing moves, replay it, show positions, bench."""
+
+import json
+
+import pytest
+
+import azul
+from azul import cli
+from azul.bots import make
+from tests.pavilion.helpers import position
+
+
+def test_play_a_whole_game_against_random(tmp_path):
+    game = azul.load_game("pavilion")
+    state = game.new_initial_state(5)
+    out = []
+    typed = []
+
+    def ask(prompt):
+        # a person who types 'help', a bad move, then always the first legal move
+        if len(typed) == 0:
+            typed.append("help")
+        elif len(typed) == 1:
+            typed.append("F9:Q")
+        elif len(typed) == 2:
+            typed.append("moves")
+        else:
+            typed.append(state.action_to_string(state.legal_actions()[0]))
+        return typed[-1]
+
+    bots = {1: make("random", seed=1)}
+    final = cli.play(state, {0}, bots, seed=5, ask=ask, say=out.append,
+                     save=str(tmp_path / "g.jsonl"))
+    text = "\n".join(out)
+    assert final.is_terminal()
+    assert "R@R3+1" in text  # the help
+    assert "not legal: there is no factory 9" in text
+    assert "final scores" in text
+    rec = [json.loads(x) for x in (tmp_path / "g.jsonl").read_text().splitlines()]
+    assert rec[0]["game"] == "pavilion" and rec[0]["seed"] == 5
+    assert rec[-1]["scores"] == final.scores()
+
+
+def test_end_of_input_leaves_cleanly():
+    state = azul.load_game("pavilion", first_player=0).new_initial_state(1)
+
+    def ask(prompt):
+        raise EOFError
+
+    out = []
+    cli.play(state, {0}, {1: make("random")}, seed=1, ask=ask, say=out.append)
+    assert "leaving the game" in out[-1]
+
+
+def test_replay_command(tmp_path, capsys):
+    from azul.core.records import record_of
+    from azul.testing import play_random
+
+    final = play_random(azul.load_game("pavilion"), seed=3)
+    path = tmp_path / "g.jsonl"
+    record_of(final, 3).save(path)
+    assert cli.main(["replay", str(path), "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "final scores: " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(final.scores())) in out
+
+
+def test_show_command(tmp_path, capsys):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(position(hands=["RRR"])))
+    assert cli.main(["show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "R@R3" in out and "Seat 0: score 5" in out
+
+
+def test_errors_are_one_line_and_exit_2(tmp_path, capsys):
+    path = tmp_path / "p.json"
+    doc = position()
+    doc["round"] = 9
+    path.write_text(json.dumps(doc))
+    assert cli.main(["show", str(path)]) == 2
+    assert "azul: error: round: 9 is more than 6" in capsys.readouterr().err
+    assert cli.main(["play", "pavilion", "-o", "board=blue"]) == 2
+    assert cli.main(["replay", str(tmp_path / "none.jsonl")]) == 2
+
+
+def test_bad_arguments_exit_with_usage():
+    with pytest.raises(SystemExit):
+        cli.main(["play", "chess"])
+
+
+def test_bench_prints_figures(capsys):
+    assert cli.main(["bench", "pavilion", "--games", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "steps/s" in out and "clone()" in out
+
+
+def test_console_script_plays_in_a_terminal():
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "azul.cli", "play", "pavilion", "--seed", "1"],
+                         input="moves\nquit\n", capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0
+    assert "Azul: Summer Pavilion" in run.stdout and "F1:" in run.stdout
