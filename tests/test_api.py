@@ -14,15 +14,18 @@ def test_registry_and_unknown_game():
         azul.load_game("chess")
 
 
-@pytest.mark.parametrize("options,message", [
-    ({"players": 5}, "players: 5 is not 2, 3 or 4"),
-    ({"players": True}, "players: True"),
-    ({"board": "blue"}, "board: 'blue'"),
-    ({"score_floor": "1"}, "score_floor"),
-    ({"first_player": 2}, "first_player: 2 is not None or a seat 0..1"),
-    ({"explicit_chance": 1}, "explicit_chance"),
-    ({"colour": 1}, "unknown option"),
-])
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"players": 5}, "players: 5 is not 2, 3 or 4"),
+        ({"players": True}, "players: True"),
+        ({"board": "blue"}, "board: 'blue'"),
+        ({"score_floor": "1"}, "score_floor"),
+        ({"first_player": 2}, "first_player: 2 is not None or a seat 0..1"),
+        ({"explicit_chance": 1}, "explicit_chance"),
+        ({"colour": 1}, "unknown option"),
+    ],
+)
 def test_bad_options(options, message):
     with pytest.raises(azul.OptionError, match=message):
         azul.load_game("pavilion", **options)
@@ -30,8 +33,13 @@ def test_bad_options(options, message):
 
 def test_defaults_follow_the_project_decisions():
     game = azul.load_game("pavilion")
-    assert game.options == {"players": 2, "board": "coloured", "score_floor": 1,
-                            "first_player": None, "explicit_chance": False}
+    assert game.options == {
+        "players": 2,
+        "board": "coloured",
+        "score_floor": 1,
+        "first_player": None,
+        "explicit_chance": False,
+    }
 
 
 def test_game_info():
@@ -56,8 +64,10 @@ def test_initial_deal():
 def test_first_player_option_and_seed():
     game = azul.load_game("pavilion", players=4, first_player=2)
     assert game.new_initial_state(1).current_player() == 2
-    starts = {azul.load_game("pavilion", players=4).new_initial_state(s).current_player()
-              for s in range(40)}
+    starts = {
+        azul.load_game("pavilion", players=4).new_initial_state(s).current_player()
+        for s in range(40)
+    }
     assert starts == {0, 1, 2, 3}
 
 

@@ -29,8 +29,9 @@ def test_play_a_whole_game_against_random(tmp_path):
         return typed[-1]
 
     bots = {1: make("random", seed=1)}
-    final = cli.play(state, {0}, bots, seed=5, ask=ask, say=out.append,
-                     save=str(tmp_path / "g.jsonl"))
+    final = cli.play(
+        state, {0}, bots, seed=5, ask=ask, say=out.append, save=str(tmp_path / "g.jsonl")
+    )
     text = "\n".join(out)
     assert final.is_terminal()
     assert "R@R3+1" in text  # the help
@@ -61,7 +62,9 @@ def test_replay_command(tmp_path, capsys):
     record_of(final, 3).save(path)
     assert cli.main(["replay", str(path), "--all"]) == 0
     out = capsys.readouterr().out
-    assert "final scores: " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(final.scores())) in out
+    assert (
+        "final scores: " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(final.scores())) in out
+    )
 
 
 def test_show_command(tmp_path, capsys):
@@ -98,7 +101,12 @@ def test_console_script_plays_in_a_terminal():
     import subprocess
     import sys
 
-    run = subprocess.run([sys.executable, "-m", "azul.cli", "play", "pavilion", "--seed", "1"],
-                         input="moves\nquit\n", capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "azul.cli", "play", "pavilion", "--seed", "1"],
+        input="moves\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0
     assert "Azul: Summer Pavilion" in run.stdout and "F1:" in run.stdout

@@ -10,8 +10,11 @@ from azul.core.errors import IllegalMoveError
 from azul.pavilion.actions import PASS
 from azul.testing import check_state
 
-SETTINGS = settings(max_examples=12, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def dump(state):
@@ -34,7 +37,9 @@ def play_out(game, seed, data, place_bias):
 
 games = st.builds(
     lambda p, b, e: azul.load_game("pavilion", players=p, board=b, explicit_chance=e),
-    st.sampled_from([2, 3, 4]), st.sampled_from(["coloured", "grey"]), st.booleans(),
+    st.sampled_from([2, 3, 4]),
+    st.sampled_from(["coloured", "grey"]),
+    st.booleans(),
 )
 
 

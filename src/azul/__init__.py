@@ -1,9 +1,9 @@
 """Azul: Summer Pavilion (and more games of the Azul family) behind one OpenSpiel-shaped API.
 
-    >>> import azul
-    >>> game = azul.load_game("pavilion", players=2)
-    >>> state = game.new_initial_state(seed=7)
-    >>> state.apply_action(state.legal_actions()[0])
+>>> import azul
+>>> game = azul.load_game("pavilion", players=2)
+>>> state = game.new_initial_state(seed=7)
+>>> state.apply_action(state.legal_actions()[0])
 """
 
 from __future__ import annotations

@@ -44,9 +44,15 @@ HELP = """Commands: a move in the notation below, or
 """
 
 
-def play(state: azul.State, humans: set[int], bots: dict[int, Any], seed: int,
-         ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
-         save: str | None = None) -> azul.State:
+def play(
+    state: azul.State,
+    humans: set[int],
+    bots: dict[int, Any],
+    seed: int,
+    ask: Callable[[str], str] = input,
+    say: Callable[[str], None] = print,
+    save: str | None = None,
+) -> azul.State:
     """Play to the end: humans type moves, bots choose theirs. Returns the final state."""
     game = state.game
     say(state.render())
@@ -161,12 +167,26 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     def game_args(p: argparse.ArgumentParser, game_required: bool = True) -> None:
-        p.add_argument("game", choices=sorted(azul.GAMES), nargs=None if game_required else "?",
-                       help="the game")
-        p.add_argument("--players", type=int, default=None if game_required else 2,
-                       help="number of players, 2-4 (default 2)")
-        p.add_argument("-o", "--option", type=_option, action="append", metavar="KEY=VALUE",
-                       help="a game option, e.g. -o board=grey (repeatable)")
+        p.add_argument(
+            "game",
+            choices=sorted(azul.GAMES),
+            nargs=None if game_required else "?",
+            help="the game",
+        )
+        p.add_argument(
+            "--players",
+            type=int,
+            default=None if game_required else 2,
+            help="number of players, 2-4 (default 2)",
+        )
+        p.add_argument(
+            "-o",
+            "--option",
+            type=_option,
+            action="append",
+            metavar="KEY=VALUE",
+            help="a game option, e.g. -o board=grey (repeatable)",
+        )
 
     p = sub.add_parser("play", help="play a game in the terminal")
     game_args(p)

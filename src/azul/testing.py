@@ -105,7 +105,9 @@ def play_random(game: Game, seed: int, check: bool = False) -> State:
         if state.is_terminal():
             return state
         if step > game.info.max_game_length:
-            raise _fail(step, f"the game is longer than max_game_length {game.info.max_game_length}")
+            raise _fail(
+                step, f"the game is longer than max_game_length {game.info.max_game_length}"
+            )
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(outcomes, probs)[0])

@@ -25,8 +25,12 @@ SEED = 2026
 
 def summary(state: azul.State) -> dict:
     doc = state.to_json()
-    return {"round": doc["round"], "decision": state.decision(), "scores": state.scores(),
-            "to_move": state.current_player()}
+    return {
+        "round": doc["round"],
+        "decision": state.decision(),
+        "scores": state.scores(),
+        "to_move": state.current_player(),
+    }
 
 
 def line(step: int, state: azul.State, action: int | None) -> dict:

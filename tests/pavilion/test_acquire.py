@@ -94,8 +94,9 @@ def test_phase_two_starts_with_the_token_holder():
 
 def test_nobody_took_the_token_start_player_begins_phase_two():
     # project decision (rules 4.8): the round's start player begins Phase 2
-    s = take_state(players=3, factories=["R"], token=None, to_move=2, start_player=1,
-                   hands=["B", "B", ""])
+    s = take_state(
+        players=3, factories=["R"], token=None, to_move=2, start_player=1, hands=["B", "B", ""]
+    )
     s.apply_string("F1:R")
     assert s.current_player() == 1
 

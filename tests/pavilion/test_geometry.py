@@ -66,8 +66,9 @@ def test_grey_costs():
         assert [cost[data.space(s, p)] for p in range(1, 7)] == [3, 2, 1, 4, 5, 6]
 
 
-@pytest.mark.parametrize("side,sizes", [("coloured", {1: 7, 2: 7, 3: 7, 4: 7}),
-                                        ("grey", {1: 6, 2: 6, 3: 12, 4: 6})])
+@pytest.mark.parametrize(
+    "side,sizes", [("coloured", {1: 7, 2: 7, 3: 7, 4: 7}), ("grey", {1: 6, 2: 6, 3: 12, 4: 6})]
+)
 def test_number_bonus_groups(side, sizes):
     groups = {n: bin(mask).count("1") for n, mask, _ in BOARD_TABLES[side].number_masks}
     assert groups == sizes
@@ -85,6 +86,5 @@ def test_ring_runs():
 
 def test_star_bonus_values():
     by_name = {data.COLORS[c]: v for c, v in data.STAR_BONUS_BY_COLOR.items()}
-    assert by_name == {"red": 14, "blue": 15, "yellow": 16, "orange": 17, "green": 18,
-                       "purple": 20}
+    assert by_name == {"red": 14, "blue": 15, "yellow": 16, "orange": 17, "green": 18, "purple": 20}
     assert data.MULTICOLORED_STAR_BONUS == 12

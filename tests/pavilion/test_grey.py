@@ -51,36 +51,39 @@ def test_wild_colour_on_grey_star_only_paid_in_wild():
     assert [m for m in moves(s) if m.startswith("P@")] == [f"P@{x}3" for x in "PORBYG"]
 
 
-@pytest.mark.parametrize("cells,bonus", [
-    (["Y1=Y", "Y2=Y", "Y3=Y", "Y4=Y", "Y5=Y", "Y6=Y"], 16),  # single-coloured yellow
-    (["R1=P", "R2=P", "R3=P", "R4=P", "R5=P", "R6=P"], 20),  # single-coloured purple
-    (["G1=P", "G2=G", "G3=O", "G4=Y", "G5=B", "G6=R"], 12),  # multicoloured
-])
+@pytest.mark.parametrize(
+    "cells,bonus",
+    [
+        (["Y1=Y", "Y2=Y", "Y3=Y", "Y4=Y", "Y5=Y", "Y6=Y"], 16),  # single-coloured yellow
+        (["R1=P", "R2=P", "R3=P", "R4=P", "R5=P", "R6=P"], 20),  # single-coloured purple
+        (["G1=P", "G2=G", "G3=O", "G4=Y", "G5=B", "G6=R"], 12),  # multicoloured
+    ],
+)
 def test_grey_star_bonus_by_kind(cells, bonus):
-    s = grey(round=6, hands=["B"], passed=[False, True], boards=[board(*cells), {}],
-             scores=[10, 5])
+    s = grey(round=6, hands=["B"], passed=[False, True], boards=[board(*cells), {}], scores=[10, 5])
     s.apply_string("pass")
     assert s.scores()[0] == 10 + bonus - 1
 
 
 def test_grey_all_threes_needs_twelve_spaces():
     # all 3s = pos 1 of each outer star + the 6 centre spaces: 12 points (rules 9.1)
-    threes = [f"{s}1=R" for s in "PORBYG"] + [f"C{i}={c}" for i, c in zip(range(1, 7), "PGOYBR")]
-    s = grey(round=6, hands=["B"], passed=[False, True], boards=[board(*threes), {}],
-             scores=[10, 5])
+    threes = [f"{s}1=R" for s in "PORBYG"] + [f"C{i}={c}" for i, c in enumerate("PGOYBR", 1)]
+    s = grey(
+        round=6, hands=["B"], passed=[False, True], boards=[board(*threes), {}], scores=[10, 5]
+    )
     s.apply_string("pass")
     # the centre star is also complete and multicoloured: +12 more
     assert s.scores()[0] == 10 + 12 + 12 - 1
-    s = grey(round=6, hands=["B"], passed=[False, True], boards=[board(*threes[:11]), {}],
-             scores=[10, 5])
+    s = grey(
+        round=6, hands=["B"], passed=[False, True], boards=[board(*threes[:11]), {}], scores=[10, 5]
+    )
     s.apply_string("pass")
     assert s.scores()[0] == 10 - 1
 
 
 def test_grey_all_ones_is_pos_three():
     ones = [f"{s}3=R" for s in "PORBYG"]
-    s = grey(round=6, hands=["B"], passed=[False, True], boards=[board(*ones), {}],
-             scores=[10, 5])
+    s = grey(round=6, hands=["B"], passed=[False, True], boards=[board(*ones), {}], scores=[10, 5])
     s.apply_string("pass")
     assert s.scores()[0] == 10 + 4 - 1
 

@@ -20,25 +20,39 @@ def test_action_space_size():
     assert azul.load_game("pavilion", players=4).info.num_distinct_actions == 60 + 1512 + 127 + 6
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("F3:R", "F3:R"), ("f3 : red", "F3:R"), ("C:Y", "C:Y"), ("centre:yellow", "C:Y"),
-    ("R@R3+1", "R@R3+1"), ("r @ r3 + 1w", "R@R3+1"), ("red@centre4", "R@C4"),
-    ("pass", "pass"), ("PASS:rbgp", "pass:PGBR"), ("S:B", "S:B"), ("s:blue", "S:B"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("F3:R", "F3:R"),
+        ("f3 : red", "F3:R"),
+        ("C:Y", "C:Y"),
+        ("centre:yellow", "C:Y"),
+        ("R@R3+1", "R@R3+1"),
+        ("r @ r3 + 1w", "R@R3+1"),
+        ("red@centre4", "R@C4"),
+        ("pass", "pass"),
+        ("PASS:rbgp", "pass:PGBR"),
+        ("S:B", "S:B"),
+        ("s:blue", "S:B"),
+    ],
+)
 def test_readable_variants(text, expected):
     space = ActionSpace(5)
     assert space.to_string(space.from_string(text)) == expected
 
 
-@pytest.mark.parametrize("text,message", [
-    ("F6:R", "there is no factory 6"),
-    ("F1:X", "unknown colour 'x'"),
-    ("R@Z3", "unknown star 'z'"),
-    ("R@R7", "space 7 does not exist"),
-    ("R@R3+6", "5 wilds at most"),
-    ("pass:RR", "exactly 4 tiles"),
-    ("hello", "cannot read move 'hello'"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("F6:R", "there is no factory 6"),
+        ("F1:X", "unknown colour 'x'"),
+        ("R@Z3", "unknown star 'z'"),
+        ("R@R7", "space 7 does not exist"),
+        ("R@R3+6", "5 wilds at most"),
+        ("pass:RR", "exactly 4 tiles"),
+        ("hello", "cannot read move 'hello'"),
+    ],
+)
 def test_malformed_moves(text, message):
     with pytest.raises(azul.IllegalMoveError, match=message):
         ActionSpace(5).from_string(text)

@@ -87,10 +87,17 @@ def test_short_factories_when_bag_and_tower_are_empty():
         star = data.STAR_LETTERS[data.STAR_COLOR.index(data.COLOR_LETTERS.index(ch))]
         cells = [f"{star}{i % 6 + 1}" for i in range(n)]
         for seat in range(4):
-            mine = cells[seat * 6:(seat + 1) * 6]
+            mine = cells[seat * 6 : (seat + 1) * 6]
             boards[seat].update(board(*mine))
-    s = load(players=4, hands=["", "", "", hand], passed=[True, True, True, False], to_move=3,
-             boards=boards, bag=bag, supply=supply)
+    s = load(
+        players=4,
+        hands=["", "", "", hand],
+        passed=[True, True, True, False],
+        to_move=3,
+        boards=boards,
+        bag=bag,
+        supply=supply,
+    )
     s.apply_string("pass")
     doc = s.to_json()
     assert doc["round"] == 2
@@ -109,8 +116,7 @@ def test_star_bonus(letter):
         cells = [f"C{i + 1}={c}" for i, c in enumerate("PGOYBR")]
     else:
         cells = [f"{letter}{i}" for i in range(1, 7)]
-    s = load(round=6, hands=["B"], passed=[False, True], boards=[board(*cells), {}],
-             scores=[10, 5])
+    s = load(round=6, hands=["B"], passed=[False, True], boards=[board(*cells), {}], scores=[10, 5])
     s.apply_string("pass")
     assert s.is_terminal()
     assert s.scores() == [10 + STAR_BONUS[letter] - 1, 5]
@@ -119,8 +125,7 @@ def test_star_bonus(letter):
 @pytest.mark.parametrize("number,bonus", [(1, 4), (2, 8), (3, 12), (4, 16), (5, 0), (6, 0)])
 def test_number_bonus(number, bonus):
     cells = [f"C{number}=Y"] + [f"{data.STAR_LETTERS[s]}{number}" for s in range(1, 7)]
-    s = load(round=6, hands=["B"], passed=[False, True], boards=[board(*cells), {}],
-             scores=[10, 5])
+    s = load(round=6, hands=["B"], passed=[False, True], boards=[board(*cells), {}], scores=[10, 5])
     s.apply_string("pass")
     assert s.scores()[0] == 10 + bonus - 1
 
@@ -129,8 +134,9 @@ def test_round_six_sequence_bonuses_before_leftovers():
     # score 2, 6 tiles: the pass keeps 4 and costs 2 -> floor 1; end: all 1s +4, then -4 for the
     # kept tiles -> 1. (Penalty before bonus would give 5.)
     cells = ["C1=Y"] + [f"{data.STAR_LETTERS[s]}1" for s in range(1, 7)]
-    s = load(round=6, hands=["RRBBGG"], passed=[False, True], boards=[board(*cells), {}],
-             scores=[2, 5])
+    s = load(
+        round=6, hands=["RRBBGG"], passed=[False, True], boards=[board(*cells), {}], scores=[2, 5]
+    )
     s.apply_string("pass:RRBB")
     assert s.is_terminal()
     assert s.scores()[0] == 1
@@ -138,9 +144,12 @@ def test_round_six_sequence_bonuses_before_leftovers():
 
 def test_round_six_sequence_without_the_floor():
     # score 20, 6 tiles: keep 4 (-2 -> 18); full red star +14, all 1s +4; kept -4 -> 32
-    cells = ["C1=Y", "R2", "R3", "R4", "R5", "R6"] + [f"{data.STAR_LETTERS[s]}1" for s in range(1, 7)]
-    s = load(round=6, hands=["RRBBGG"], passed=[False, True], boards=[board(*cells), {}],
-             scores=[20, 5])
+    cells = ["C1=Y", "R2", "R3", "R4", "R5", "R6"] + [
+        f"{data.STAR_LETTERS[s]}1" for s in range(1, 7)
+    ]
+    s = load(
+        round=6, hands=["RRBBGG"], passed=[False, True], boards=[board(*cells), {}], scores=[20, 5]
+    )
     s.apply_string("pass:RRBB")
     assert s.scores()[0] == 32
     assert sum(s.tower) == 2 + 4  # two discarded at the pass, four at the end

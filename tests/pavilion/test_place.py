@@ -120,8 +120,9 @@ def _code(sp):
     return f"{data.STAR_LETTERS[sp // 6]}{sp % 6 + 1}"
 
 
-@pytest.mark.parametrize("kind,star,spaces,reward", STRUCTURES,
-                         ids=[f"{k}-{data.STARS[s]}" for k, s, _, _ in STRUCTURES])
+@pytest.mark.parametrize(
+    "kind,star,spaces,reward", STRUCTURES, ids=[f"{k}-{data.STARS[s]}" for k, s, _, _ in STRUCTURES]
+)
 def test_each_structure_pays_its_bonus(kind, star, spaces, reward):
     # fill every space of the structure but its first outer-star one, then place that one
     last = spaces[0]

@@ -33,9 +33,15 @@ def broken(change):
 
 
 CASES = [
-    (lambda d: d["players"][1]["hand"].update(green=-1), r"players\[1\].hand.green: -1 is negative"),
+    (
+        lambda d: d["players"][1]["hand"].update(green=-1),
+        r"players\[1\].hand.green: -1 is negative",
+    ),
     (lambda d: d["bag"].update(red=d["bag"]["red"] + 1), "tiles: red adds up to 23, expected 22"),
-    (lambda d: d["players"][0]["board"].update(R2="blue"), r"players\[0\].board.R2: blue cannot be on the red star"),
+    (
+        lambda d: d["players"][0]["board"].update(R2="blue"),
+        r"players\[0\].board.R2: blue cannot be on the red star",
+    ),
     (lambda d: d["players"][0]["board"].update(C3="yellow"), "centre star already has a yellow"),
     (lambda d: d.update(colour="x"), "colour: unknown field"),
     (lambda d: d["players"][0].update(extra=1), r"players\[0\].extra: unknown field"),
@@ -47,16 +53,33 @@ CASES = [
     (lambda d: d["factories"][0].update(red=5), r"factories\[0\]: 5 tiles, more than the 4"),
     (lambda d: d["supply"].update(red=9), "supply: 18 tiles, more than the 10"),
     (lambda d: d["players"][0]["board"].update(X9="red"), r"players\[0\].board.X9: not a space"),
-    (lambda d: d["players"][0]["board"].update(R2="pink"), r"players\[0\].board.R2: 'pink' is not a colour"),
+    (
+        lambda d: d["players"][0]["board"].update(R2="pink"),
+        r"players\[0\].board.R2: 'pink' is not a colour",
+    ),
     (lambda d: d.update(version=99), "version: 99 is not supported"),
     (lambda d: d.update(game="chess"), "game: 'chess'"),
     (lambda d: d["players"][0].update(score=0), r"players\[0\].score: 0 is below 1"),
-    (lambda d: d["players"][0].update(passed="no"), r"players\[0\].passed: 'no' is not true or false"),
-    (lambda d: d.update(pending_draws=["factory 1"]), "pending_draws: must be empty unless explicit_chance"),
+    (
+        lambda d: d["players"][0].update(passed="no"),
+        r"players\[0\].passed: 'no' is not true or false",
+    ),
+    (
+        lambda d: d.update(pending_draws=["factory 1"]),
+        "pending_draws: must be empty unless explicit_chance",
+    ),
     (lambda d: d.update(bonus_owed=2), "bonus_owed: only a 'bonus' decision"),
-    (lambda d: (d["players"][0].update(kept={"red": 1}), d["bag"].update(red=d["bag"]["red"] - 1)),
-     r"players\[0\].kept: only a player who passed"),
-    (lambda d: d["players"][0].update(passed=True), r"players\[0\].hand: a player who passed holds no tiles"),
+    (
+        lambda d: (
+            d["players"][0].update(kept={"red": 1}),
+            d["bag"].update(red=d["bag"]["red"] - 1),
+        ),
+        r"players\[0\].kept: only a player who passed",
+    ),
+    (
+        lambda d: d["players"][0].update(passed=True),
+        r"players\[0\].hand: a player who passed holds no tiles",
+    ),
     (lambda d: d.pop("rng"), "rng: missing"),
     (lambda d: d.pop("players"), "players: missing"),
     (lambda d: d.update(history=[1, "x"]), r"history\[1\]: 'x' is not an integer"),
@@ -97,8 +120,12 @@ def test_seed_replaces_a_missing_generator_state():
 
 
 def test_explicit_chance_positions_with_pending_draws():
-    d = position(explicit_chance=True, decision="take", factories=["RRRR"],
-                 pending_draws=["factory 2", "factory 2"])
+    d = position(
+        explicit_chance=True,
+        decision="take",
+        factories=["RRRR"],
+        pending_draws=["factory 2", "factory 2"],
+    )
     s = azul.load_state(d)
     assert s.current_player() == azul.CHANCE
     total = sum(n for _, n in d["bag"].items())

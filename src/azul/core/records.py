@@ -32,10 +32,17 @@ class Record:
     result: list[int] | None = None
 
     def to_lines(self) -> list[str]:
-        header = {"format": FORMAT, "version": VERSION, "game": self.game,
-                  "options": self.options, "seed": self.seed}
+        header = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "options": self.options,
+            "seed": self.seed,
+        }
         lines = [json.dumps(header)]
-        for ply, (p, a, m) in enumerate(zip(self.players, self.actions, self.moves), 1):
+        for ply, (p, a, m) in enumerate(
+            zip(self.players, self.actions, self.moves, strict=True), 1
+        ):
             who: int | str = "chance" if p == CHANCE else p
             lines.append(json.dumps({"ply": ply, "player": who, "action": a, "move": m}))
         if self.result is not None:

@@ -4,7 +4,7 @@ Blocks, in id order, for a game with F factories:
 
 * take    ``source * 6 + color``; source 0 is the centre, 1..F the factories    ``F3:R``, ``C:Y``
 * place   ``(space * 6 + color) * 6 + wilds``, 42 spaces x 6 colours x 0..5 wilds ``R@R3+1``
-* pass    0 keeps the whole hand (4 tiles or fewer); 1..126 keep that multiset of 4   ``pass``, ``pass:PPGR``
+* pass    0 keeps the whole hand (4 tiles or fewer), 1..126 keep a multiset of 4  ``pass:PPGR``
 * bonus   take one tile of a colour from the supply                             ``S:B``
 
 Chance outcomes (explicit chance only) are a colour index for a tile draw (``draw:R``) and a
@@ -140,7 +140,9 @@ class ActionSpace:
                 raise IllegalMoveError(f"space {pos} does not exist: spaces are 1..6")
             wilds = int(m.group(4) or 0)
             if wilds > 5:
-                raise IllegalMoveError(f"{wilds} wilds: a space costs at most 6, so 5 wilds at most")
+                raise IllegalMoveError(
+                    f"{wilds} wilds: a space costs at most 6, so 5 wilds at most"
+                )
             return self.place(data.space(star, pos), color, wilds)
         if m := _PASS_RE.match(s):
             if m.group(1) is None:

@@ -40,8 +40,9 @@ NUMBER_BONUS = {1: 4, 2: 8, 3: 12, 4: 16}
 # Printed number (= cost) of each ring position (rules 5.2, 9.1).
 COST_COLOURED = {star: {pos: pos for pos in range(1, 7)} for star in range(7)}
 _GREY_OUTER = {1: 3, 2: 2, 3: 1, 4: 4, 5: 5, 6: 6}
-COST_GREY = {star: ({pos: 3 for pos in range(1, 7)} if star == 0 else dict(_GREY_OUTER))
-             for star in range(7)}
+COST_GREY = {
+    star: ({pos: 3 for pos in range(1, 7)} if star == 0 else dict(_GREY_OUTER)) for star in range(7)
+}
 BOARDS = {"coloured": COST_COLOURED, "grey": COST_GREY}
 
 # Bonus tiles per structure (rules 5.6).
@@ -62,12 +63,19 @@ def _structures() -> list[tuple[str, int, tuple[int, ...], int]]:
     """All 18 structures as (kind, outer star, spaces, reward), from the index form of the rules."""
     out = []
     for s in range(1, 7):
-        out.append(("pillar", s, (space(s, 2), space(s, 3), space(0, _wrap(s - 2)),
-                                  space(0, _wrap(s - 1))), PILLAR_REWARD))
+        out.append(
+            (
+                "pillar",
+                s,
+                (space(s, 2), space(s, 3), space(0, _wrap(s - 2)), space(0, _wrap(s - 1))),
+                PILLAR_REWARD,
+            )
+        )
     for s in range(1, 7):
         n = _wrap(s + 1)
-        out.append(("statue", s, (space(s, 1), space(s, 2), space(n, 3), space(n, 4)),
-                    STATUE_REWARD))
+        out.append(
+            ("statue", s, (space(s, 1), space(s, 2), space(n, 3), space(n, 4)), STATUE_REWARD)
+        )
     for s in range(1, 7):
         out.append(("window", s, (space(s, 5), space(s, 6)), WINDOW_REWARD))
     return out

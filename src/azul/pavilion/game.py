@@ -94,7 +94,8 @@ class PavilionGame(Game):
 
     def _max_game_length(self) -> int:
         """Player decisions at most: every take moves a tile; per seat at most 42 placements,
-        36 bonus picks (rules 7.5) and one pass per round; plus the draws when chance is explicit."""
+        36 bonus picks (rules 7.5) and one pass per round; plus the draws when chance is
+        explicit."""
         takes = data.ROUNDS * self.factories * data.TILES_PER_FACTORY
         turns = self.players * (data.NUM_SPACES + 36 + data.ROUNDS)
         draws = 0
@@ -106,8 +107,13 @@ class PavilionGame(Game):
     @staticmethod
     def _max_score() -> int:
         """Start score, at most 6 per placement, every star and number bonus."""
-        return (data.START_SCORE + 6 * data.NUM_SPACES + data.MULTICOLORED_STAR_BONUS
-                + sum(data.STAR_BONUS_BY_COLOR.values()) + sum(data.NUMBER_BONUS.values()))
+        return (
+            data.START_SCORE
+            + 6 * data.NUM_SPACES
+            + data.MULTICOLORED_STAR_BONUS
+            + sum(data.STAR_BONUS_BY_COLOR.values())
+            + sum(data.NUMBER_BONUS.values())
+        )
 
     def new_initial_state(self, seed: int = 0) -> PavilionState:
         if isinstance(seed, bool) or not isinstance(seed, int):

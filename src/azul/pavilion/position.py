@@ -30,9 +30,25 @@ FORMAT = "azul-position"
 VERSION = 1
 NC = data.NUM_COLORS
 _TOP_FIELDS = {
-    "format", "version", "game", "options", "round", "decision", "to_move", "start_player",
-    "token", "bonus_owed", "factories", "centre", "supply", "bag", "tower", "players",
-    "pending_draws", "rng", "history",
+    "format",
+    "version",
+    "game",
+    "options",
+    "round",
+    "decision",
+    "to_move",
+    "start_player",
+    "token",
+    "bonus_owed",
+    "factories",
+    "centre",
+    "supply",
+    "bag",
+    "tower",
+    "players",
+    "pending_draws",
+    "rng",
+    "history",
 }
 _REQUIRED = _TOP_FIELDS - {"pending_draws", "rng", "history", "options", "bonus_owed"}
 _PLAYER_FIELDS = {"score", "hand", "kept", "passed", "board"}
@@ -59,13 +75,15 @@ def state_to_json(state: PavilionState) -> dict[str, Any]:
         for sp in range(data.NUM_SPACES):
             if state.filled[p] >> sp & 1:
                 board[space_code(sp)] = data.COLORS[state.cells[p * data.NUM_SPACES + sp]]
-        players.append({
-            "score": state.points[p],
-            "hand": _counts(state.hands[p * NC:(p + 1) * NC]),
-            "kept": _counts(state.kept[p * NC:(p + 1) * NC]),
-            "passed": bool(state.passed >> p & 1),
-            "board": board,
-        })
+        players.append(
+            {
+                "score": state.points[p],
+                "hand": _counts(state.hands[p * NC : (p + 1) * NC]),
+                "kept": _counts(state.kept[p * NC : (p + 1) * NC]),
+                "passed": bool(state.passed >> p & 1),
+                "board": board,
+            }
+        )
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -77,8 +95,9 @@ def state_to_json(state: PavilionState) -> dict[str, Any]:
         "start_player": state.start,
         "token": None if state.token < 0 else state.token,
         "bonus_owed": state.owed,
-        "factories": [_counts(state.sources[f * NC:(f + 1) * NC])
-                      for f in range(1, game.factories + 1)],
+        "factories": [
+            _counts(state.sources[f * NC : (f + 1) * NC]) for f in range(1, game.factories + 1)
+        ],
         "centre": _counts(state.sources[:NC]),
         "supply": _counts(state.supply),
         "bag": _counts(state.bag),
@@ -131,7 +150,7 @@ def _read_deal(value: Any, field: str, factories: int) -> int:
     if value == "supply":
         return TO_SUPPLY
     if isinstance(value, str) and value.startswith("factory "):
-        tail = value[len("factory "):]
+        tail = value[len("factory ") :]
         if tail.isdigit() and 1 <= int(tail) <= factories:
             return int(tail)
     raise PositionError(
@@ -271,9 +290,15 @@ def _check_consistency(game: PavilionGame, s: PavilionState) -> None:
     """Conservation of all 132 tiles and the rules' invariants of each decision."""
     n = game.players
     for c in range(NC):
-        total = (sum(s.sources[c::NC]) + s.supply[c] + s.bag[c] + s.tower[c]
-                 + sum(s.hands[c::NC]) + sum(s.kept[c::NC])
-                 + s.cells.count(c))
+        total = (
+            sum(s.sources[c::NC])
+            + s.supply[c]
+            + s.bag[c]
+            + s.tower[c]
+            + sum(s.hands[c::NC])
+            + sum(s.kept[c::NC])
+            + s.cells.count(c)
+        )
         if total != data.TILES_PER_COLOR:
             raise PositionError(
                 f"tiles: {data.COLORS[c]} adds up to {total}, expected {data.TILES_PER_COLOR}"
@@ -283,7 +308,7 @@ def _check_consistency(game: PavilionGame, s: PavilionState) -> None:
         raise PositionError(f"pending_draws: the supply cannot take {supply_draws} more tiles")
     for f in range(1, game.factories + 1):
         k = s.deals.count(f)
-        if k and sum(s.sources[f * NC:(f + 1) * NC]) + k > data.TILES_PER_FACTORY:
+        if k and sum(s.sources[f * NC : (f + 1) * NC]) + k > data.TILES_PER_FACTORY:
             raise PositionError(f"pending_draws: factory {f} cannot take {k} more tiles")
     if FIRST_PLAYER in s.deals[1:]:
         raise PositionError("pending_draws: 'first_player' can only be the first draw")
@@ -297,13 +322,15 @@ def _check_consistency(game: PavilionGame, s: PavilionState) -> None:
         raise PositionError("bonus_owed: must be 1..3 and no more than the supply holds")
     for p in range(n):
         passed = s.passed >> p & 1
-        if passed and any(s.hands[p * NC:(p + 1) * NC]):
+        if passed and any(s.hands[p * NC : (p + 1) * NC]):
             raise PositionError(f"players[{p}].hand: a player who passed holds no tiles")
         if s.kind == ACQUIRE and passed:
             raise PositionError(f"players[{p}].passed: nobody has passed while tiles are taken")
-        if s.kind in (ACQUIRE, OVER) and any(s.kept[p * NC:(p + 1) * NC]):
-            raise PositionError(f"players[{p}].kept: corners are empty during '{KIND_NAMES[s.kind]}'")
-        if s.kind == PLAY and not passed and any(s.kept[p * NC:(p + 1) * NC]):
+        if s.kind in (ACQUIRE, OVER) and any(s.kept[p * NC : (p + 1) * NC]):
+            raise PositionError(
+                f"players[{p}].kept: corners are empty during '{KIND_NAMES[s.kind]}'"
+            )
+        if s.kind == PLAY and not passed and any(s.kept[p * NC : (p + 1) * NC]):
             raise PositionError(f"players[{p}].kept: only a player who passed has kept tiles")
     if s.kind == OVER:
         if any(s.hands):
@@ -311,7 +338,7 @@ def _check_consistency(game: PavilionGame, s: PavilionState) -> None:
         return
     if s.passed >> s.player & 1:
         raise PositionError(f"to_move: seat {s.player} has passed this round")
-    if s.kind == PLAY and not any(s.hands[s.player * NC:(s.player + 1) * NC]):
+    if s.kind == PLAY and not any(s.hands[s.player * NC : (s.player + 1) * NC]):
         raise PositionError(f"to_move: seat {s.player} has no tiles, so would have passed")
     if s.kind == ACQUIRE and not any(s.sources) and not any(d >= 1 for d in s.deals):
         raise PositionError("factories: no tile is left to take, so Phase 1 is over")

@@ -33,27 +33,37 @@ def _board_lines(state: PavilionState, p: int) -> list[str]:
 def render_text(state: PavilionState) -> str:
     game = state.game
     w = state.wild()
-    head = (f"Azul: Summer Pavilion ({game.options['board']} board) - round {state.round} of "
-            f"{data.ROUNDS}, wild colour {data.COLORS[w]} ({data.COLOR_LETTERS[w]})")
+    head = (
+        f"Azul: Summer Pavilion ({game.options['board']} board) - round {state.round} of "
+        f"{data.ROUNDS}, wild colour {data.COLORS[w]} ({data.COLOR_LETTERS[w]})"
+    )
     out = [head]
     cp = state.current_player()
     if cp == TERMINAL:
         scores = state.scores()
-        out.append("Game over. Winner(s): " + ", ".join(f"seat {i}" for i in state.winners())
-                   + " with " + str(max(scores)))
+        out.append(
+            "Game over. Winner(s): "
+            + ", ".join(f"seat {i}" for i in state.winners())
+            + " with "
+            + str(max(scores))
+        )
     elif cp == CHANCE:
         what = "the first player" if state.deals[0] == FIRST_PLAYER else "a tile from the bag"
         out.append(f"Chance: drawing {what}")
     else:
-        out.append(f"Seat {cp} to {state.decision()}"
-                   + (f" ({state.owed} bonus tile(s) from the supply)" if state.owed else ""))
+        out.append(
+            f"Seat {cp} to {state.decision()}"
+            + (f" ({state.owed} bonus tile(s) from the supply)" if state.owed else "")
+        )
     facs = []
     for f in range(1, game.factories + 1):
-        facs.append(f"F{f}[{tiles(state.sources[f * NC:(f + 1) * NC])}]")
+        facs.append(f"F{f}[{tiles(state.sources[f * NC : (f + 1) * NC])}]")
     out.append("Factories: " + "  ".join(facs))
     token = "  + start player token" if state.token < 0 else ""
     out.append(f"Centre:    {tiles(state.sources[:NC])}{token}")
-    out.append(f"Supply:    {tiles(state.supply)}    bag {sum(state.bag)}, tower {sum(state.tower)}")
+    out.append(
+        f"Supply:    {tiles(state.supply)}    bag {sum(state.bag)}, tower {sum(state.tower)}"
+    )
     for p in range(game.players):
         marks = []
         if state.token == p:
@@ -63,8 +73,10 @@ def render_text(state: PavilionState) -> str:
         if p == cp:
             marks.append("to move")
         extra = f"  ({', '.join(marks)})" if marks else ""
-        hand = state.hands[p * NC:(p + 1) * NC]
-        out.append(f"Seat {p}: score {state.points[p]}  hand {tiles(hand)}  "
-                   f"kept {tiles(state.kept[p * NC:(p + 1) * NC])}{extra}")
+        hand = state.hands[p * NC : (p + 1) * NC]
+        out.append(
+            f"Seat {p}: score {state.points[p]}  hand {tiles(hand)}  "
+            f"kept {tiles(state.kept[p * NC : (p + 1) * NC])}{extra}"
+        )
         out.extend(_board_lines(state, p))
     return "\n".join(out)

@@ -66,9 +66,9 @@ class PavilionState(State):
         "owed",
         "passed",
         "player",
+        "points",
         "rng",
         "round",
-        "points",
         "sources",
         "start",
         "supply",
@@ -103,7 +103,9 @@ class PavilionState(State):
         # rules 2 and "order of draws": first player, then the supply, then factory by factory.
         self.deals = [FIRST_PLAYER] if first is None else []
         self.deals += [TO_SUPPLY] * data.SUPPLY_SPACES
-        self.deals += [f for f in range(1, game.factories + 1) for _ in range(data.TILES_PER_FACTORY)]
+        self.deals += [
+            f for f in range(1, game.factories + 1) for _ in range(data.TILES_PER_FACTORY)
+        ]
         if not game.explicit_chance:
             self._draw_all()
 
@@ -160,11 +162,18 @@ class PavilionState(State):
         return self.hist[:]
 
     def count_pieces(self) -> int:
-        return (sum(self.sources) + sum(self.supply) + sum(self.bag) + sum(self.tower)
-                + sum(self.hands) + sum(self.kept) + sum(bin(f).count("1") for f in self.filled))
+        return (
+            sum(self.sources)
+            + sum(self.supply)
+            + sum(self.bag)
+            + sum(self.tower)
+            + sum(self.hands)
+            + sum(self.kept)
+            + sum(bin(f).count("1") for f in self.filled)
+        )
 
     def hand(self, seat: int) -> list[int]:
-        return self.hands[seat * NC:(seat + 1) * NC]
+        return self.hands[seat * NC : (seat + 1) * NC]
 
     def allowed_colors(self, seat: int, star: int) -> int:
         """Bitmask of the colours that may go on ``star`` of ``seat`` (rules 5.3, 9.1)."""
@@ -194,7 +203,7 @@ class PavilionState(State):
         if kind == OVER:
             return []
         out = self._legal_placements()
-        hand = self.hands[p * NC:(p + 1) * NC]
+        hand = self.hands[p * NC : (p + 1) * NC]
         if sum(hand) <= data.CORNER_SPACES:
             out.append(space.pass_base)
         else:
@@ -207,10 +216,10 @@ class PavilionState(State):
         w = data.WILD_BY_ROUND[self.round]
         src = self.sources
         for b in range(0, len(src), NC):
-            key = (w, b, *src[b:b + NC])
+            key = (w, b, *src[b : b + NC])
             ids = _TAKES.get(key)
             if ids is None:
-                ids = _TAKES[key] = _take_ids(w, b, src[b:b + NC])
+                ids = _TAKES[key] = _take_ids(w, b, src[b : b + NC])
             if ids:
                 out += ids
         return out
@@ -218,7 +227,7 @@ class PavilionState(State):
     def _legal_placements(self) -> list[int]:
         out: list[int] = []
         p = self.player
-        h = self.hands[p * NC:(p + 1) * NC]
+        h = self.hands[p * NC : (p + 1) * NC]
         w = data.WILD_BY_ROUND[self.round]
         hw = h[w] if h[w] < 5 else 5
         board = self.game.board
@@ -227,11 +236,15 @@ class PavilionState(State):
         wild_self = board.wild_self
         filled = self.filled[p]
         base0 = self.game.actions.place_base
+        in_hand = 0
+        for c in range(NC):
+            if h[c]:
+                in_hand |= 1 << c
         for star in range(data.NUM_STARS):
             ring = (filled >> star * 6) & 63
             if ring == 63:
                 continue
-            cols = [c for c in BITS[self.allowed_colors(p, star)] if h[c]]
+            cols = BITS[self.allowed_colors(p, star) & in_hand]
             if not cols:
                 continue
             for i in EMPTY[ring]:
@@ -319,7 +332,7 @@ class PavilionState(State):
         b = source * NC
         where = "the centre" if source == 0 else f"factory {source}"
         w = data.WILD_BY_ROUND[self.round]
-        total = sum(src[b:b + NC])
+        total = sum(src[b : b + NC])
         if not src[b + c]:
             raise IllegalMoveError(f"{where} has no {data.COLORS[c]} tile")
         p = self.player
@@ -429,7 +442,8 @@ class PavilionState(State):
                 return f"{where} takes only {data.STARS[star]} tiles, not {name}"
             return f"{where} already has a {name} tile"
         if POPCOUNT[present] == 1:
-            return f"{where} is single-coloured {data.COLORS[BITS[present][0]]}: {name} cannot go on it"
+            only = data.COLORS[BITS[present][0]]
+            return f"{where} is single-coloured {only}: {name} cannot go on it"
         return f"{where} is multicoloured and already has a {name} tile"
 
     def _bonus(self, c: int) -> None:
@@ -447,7 +461,7 @@ class PavilionState(State):
         """Keep at most 4 tiles, discard the rest at -1 each (rules 5.8)."""
         p = self.player
         h = p * NC
-        hand = self.hands[h:h + NC]
+        hand = self.hands[h : h + NC]
         total = sum(hand)
         if x == 0:
             if total > data.CORNER_SPACES:
@@ -503,7 +517,7 @@ class PavilionState(State):
             q = (p + step) % n
             if self.passed >> q & 1:
                 continue
-            if any(self.hands[q * NC:(q + 1) * NC]):
+            if any(self.hands[q * NC : (q + 1) * NC]):
                 self.player = q
                 return
             self.passed |= 1 << q  # project decision "empty hand": automatic pass
@@ -524,8 +538,9 @@ class PavilionState(State):
         self.passed = 0
         self.kind = ACQUIRE
         self.player = self.start
-        self.deals += [f for f in range(1, self.game.factories + 1)
-                       for _ in range(data.TILES_PER_FACTORY)]
+        self.deals += [
+            f for f in range(1, self.game.factories + 1) for _ in range(data.TILES_PER_FACTORY)
+        ]
         self._recycle()
 
     def _final_scoring(self) -> None:
@@ -551,7 +566,7 @@ class PavilionState(State):
         self.kind = OVER
 
     def star_bonus(self, p: int, star: int) -> int:
-        """Bonus of a completed star: multicoloured 12, single-coloured by colour (rules 7.1, 9.1)."""
+        """Bonus of a completed star: multicoloured 12, else by its colour (rules 7.1, 9.1)."""
         if self.game.board.grey:
             present = self.colors[p * data.NUM_STARS + star]
             if POPCOUNT[present] == 1:
@@ -576,7 +591,9 @@ class PavilionState(State):
         dest = self.deals[0]
         if dest == FIRST_PLAYER:
             if not 0 <= outcome < self.game.players:
-                raise IllegalMoveError(f"first player {outcome} is not a seat 0..{self.game.players - 1}")
+                raise IllegalMoveError(
+                    f"first player {outcome} is not a seat 0..{self.game.players - 1}"
+                )
             self.start = self.player = outcome
         else:
             if not 0 <= outcome < NC or not self.bag[outcome]:

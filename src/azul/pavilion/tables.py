@@ -49,8 +49,10 @@ for _combo in combinations_with_replacement(range(data.NUM_COLORS), data.CORNER_
 KEEP_INDEX = {k: i for i, k in enumerate(KEEPS)}
 
 # FITS[c][v]: bitmask over KEEPS of the multisets with at most v tiles of colour c.
-_FITS = [[sum(1 << i for i, k in enumerate(KEEPS) if k[c] <= v) for v in range(5)]
-         for c in range(data.NUM_COLORS)]
+_FITS = [
+    [sum(1 << i for i, k in enumerate(KEEPS) if k[c] <= v) for v in range(5)]
+    for c in range(data.NUM_COLORS)
+]
 _keeps_fitting: dict[int, tuple[int, ...]] = {}
 
 
@@ -96,12 +98,17 @@ class BoardTables:
         self.cost = [costs[sp // 6][sp % 6 + 1] for sp in range(data.NUM_SPACES)]
         # wilds[n][min(hc, 6) * 6 + min(hw, 5)] and wild_self[n][min(hc, 6)]: the payments()
         # of a space of cost n as a range (first, last + 1) of wild counts, or None
-        self.wilds = [[_span(payments(n, hc, hw, False)) for hc in range(7) for hw in range(6)]
-                      for n in range(7)]
+        self.wilds = [
+            [_span(payments(n, hc, hw, False)) for hc in range(7) for hw in range(6)]
+            for n in range(7)
+        ]
         self.wild_self = [[_span(payments(n, hc, 0, True)) for hc in range(7)] for n in range(7)]
         self.number_masks = tuple(
-            (number, sum(1 << sp for sp in range(data.NUM_SPACES) if self.cost[sp] == number),
-             bonus)
+            (
+                number,
+                sum(1 << sp for sp in range(data.NUM_SPACES) if self.cost[sp] == number),
+                bonus,
+            )
             for number, bonus in data.NUMBER_BONUS.items()
         )
 
