@@ -24,6 +24,8 @@ def test_registry_and_unknown_game():
         ({"first_player": 2}, "first_player: 2 is not None or a seat 0..1"),
         ({"explicit_chance": 1}, "explicit_chance"),
         ({"colour": 1}, "unknown option"),
+        ({"ties": "tiebreak"}, "ties: 'tiebreak' is not supported: use 'shared'"),
+        ({"round6_leftovers": "never"}, "use 'after_bonuses' or 'at_pass'"),
     ],
 )
 def test_bad_options(options, message):
@@ -33,12 +35,21 @@ def test_bad_options(options, message):
 
 def test_defaults_follow_the_project_decisions():
     game = azul.load_game("pavilion")
+    # one option per row of the rules' "Project decisions" table, with the decided default
     assert game.options == {
         "players": 2,
         "board": "coloured",
         "score_floor": 1,
         "first_player": None,
         "explicit_chance": False,
+        "no_token_start": "round_starter",
+        "short_supply": "take_all",
+        "round6_leftovers": "after_bonuses",
+        "ties": "shared",
+        "small_pass": "keep_all",
+        "empty_hand": "auto_pass",
+        "supply_refill": "every_turn",
+        "draw_order": "supply_first",
     }
 
 

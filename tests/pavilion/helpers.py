@@ -50,6 +50,7 @@ def position(
     explicit_chance: bool = False,
     score_floor: int | None = 1,
     pending_draws: list[str] | None = None,
+    round6_leftovers: str = "after_bonuses",
 ) -> dict[str, Any]:
     """A position document; unless ``bag`` is given, every tile not named lies in the bag."""
     nf = data.FACTORIES[players]
@@ -67,6 +68,7 @@ def position(
             "score_floor": score_floor,
             "first_player": None,
             "explicit_chance": explicit_chance,
+            "round6_leftovers": round6_leftovers,
         },
         "round": round,
         "decision": decision,

@@ -168,3 +168,57 @@ def test_returns_for_three_players():
     s.apply_string("pass")
     assert s.scores() == [8, 8, 3]
     assert s.returns() == [0.5, 0.5, -1.0]
+
+
+def test_round_six_leftovers_at_the_pass_option():
+    # round6_leftovers="at_pass" (BGA): the last pass discards all 6 tiles at once: 2 - 6 -> 1
+    # (floor), then all 1s +4 -> 5 (the default order gives 1, see above)
+    cells = ["C1=Y"] + [f"{data.STAR_LETTERS[s]}1" for s in range(1, 7)]
+    s = load(
+        round=6,
+        hands=["RRBBGG"],
+        passed=[False, True],
+        boards=[board(*cells), {}],
+        scores=[2, 5],
+        round6_leftovers="at_pass",
+    )
+    assert [m for m in moves(s) if m.startswith("pass")] == ["pass"]
+    with pytest.raises(azul.IllegalMoveError, match="every tile is discarded"):
+        s.apply_string("pass:RRBB")
+    s.apply_string("pass")
+    assert s.scores()[0] == 5
+
+
+def test_a_round_with_nothing_to_take_goes_to_phase_two():
+    # 4 players, bag and tower empty when round 2 is prepared: no factory gets a tile, so
+    # Phase 1 is skipped and the start player places first
+    boards = [{} for _ in range(4)]
+    per_color = {c: 22 for c in "PGOYBR"}
+    supply, hands = "PPGGOOYYBR", ["RR", "B", "", ""]
+    for ch in supply + "".join(hands):
+        per_color[ch] -= 1
+    for ch, n in per_color.items():
+        star = data.STAR_LETTERS[data.STAR_COLOR.index(data.COLOR_LETTERS.index(ch))]
+        cells = [f"{star}{i % 6 + 1}" for i in range(n)]
+        for seat in range(4):
+            boards[seat].update(board(*cells[seat * 6 : (seat + 1) * 6]))
+    s = load(
+        players=4,
+        hands=["", "B", "", "RR"],
+        passed=[True, False, True, False],
+        to_move=3,
+        boards=boards,
+        bag="",
+        supply=supply,
+        kept=["", "", "", ""],
+    )
+    s.apply_string("pass")
+    s.apply_string("pass")
+    doc = s.to_json()
+    assert doc["round"] == 2
+    assert doc["decision"] == "place"
+    assert all(f == {} for f in doc["factories"])
+    # nobody took the token, so start player 0 begins; seat 0 holds nothing and passes at once,
+    # seat 1 got its kept blue back
+    assert s.current_player() == 1
+    assert doc["players"][0]["passed"]

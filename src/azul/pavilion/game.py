@@ -13,13 +13,34 @@ from azul.pavilion.actions import ActionSpace
 from azul.pavilion.state import PavilionState
 from azul.pavilion.tables import BOARD_TABLES
 
-# Every row of the rules' "Project decisions" table that is a choice, with its default.
+# Every row of the rules' "Project decisions" table is an option with the decided default.
+# CHOICES lists the values a text option takes; rows the rules fix take only their one value.
 DEFAULTS: dict[str, Any] = {
     "players": 2,
     "board": "coloured",
     "score_floor": 1,
     "first_player": None,
     "explicit_chance": False,
+    "no_token_start": "round_starter",
+    "short_supply": "take_all",
+    "round6_leftovers": "after_bonuses",
+    "ties": "shared",
+    "small_pass": "keep_all",
+    "empty_hand": "auto_pass",
+    "supply_refill": "every_turn",
+    "draw_order": "supply_first",
+}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "no_token_start": ("round_starter",),  # rules 4.8
+    "short_supply": ("take_all",),  # rules 5.7
+    # rules 5.9 / 7.3: kept tiles cost 1 each after the end bonuses, or (as BGA) every tile
+    # left at the round-6 pass is discarded at once
+    "round6_leftovers": ("after_bonuses", "at_pass"),
+    "ties": ("shared",),  # rules 7.4
+    "small_pass": ("keep_all",),  # rules 5.8
+    "empty_hand": ("auto_pass",),  # rules 5.8
+    "supply_refill": ("every_turn",),  # rules 5.7
+    "draw_order": ("supply_first",),  # rules 2
 }
 NOTATION_HELP = """Colours: P purple, G green, O orange, Y yellow, B blue, R red.
 Stars: C centre, P purple, O orange, R red, B blue, Y yellow, G green; spaces 1-6 clockwise.
@@ -59,6 +80,10 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
         raise OptionError(f"first_player: {first!r} is not None or a seat 0..{players - 1}")
     if not isinstance(opts["explicit_chance"], bool):
         raise OptionError(f"explicit_chance: {opts['explicit_chance']!r} is not true or false")
+    for key, allowed in CHOICES.items():
+        if opts[key] not in allowed:
+            values = " or ".join(repr(v) for v in allowed)
+            raise OptionError(f"{key}: {opts[key]!r} is not supported: use {values}")
     return opts
 
 
@@ -77,6 +102,7 @@ class PavilionGame(Game):
         self.players: int = self.options["players"]
         self.factories: int = data.FACTORIES[self.players]
         self.explicit_chance: bool = self.options["explicit_chance"]
+        self.discard_at_last_pass = self.options["round6_leftovers"] == "at_pass"
         self.board = BOARD_TABLES[self.options["board"]]
         self.actions = _action_space(self.factories)
         self.info = GameInfo(

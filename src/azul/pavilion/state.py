@@ -204,7 +204,7 @@ class PavilionState(State):
             return []
         out = self._legal_placements()
         hand = self.hands[p * NC : (p + 1) * NC]
-        if sum(hand) <= data.CORNER_SPACES:
+        if sum(hand) <= data.CORNER_SPACES or self._discards_all():
             out.append(space.pass_base)
         else:
             base = space.pass_base + 1
@@ -365,11 +365,15 @@ class PavilionState(State):
             self.points[p] = self._deduct(self.points[p], taken)
         if any(src):
             self.player = (p + 1) % self.game.players
-        else:  # rules 4.6-4.8: Phase 2 starts with the token holder
-            self.kind = PLAY
-            self.passed = 0
-            first = self.token if self.token >= 0 else self.start
-            self._next_in_play(first, include_self=True)
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        """Phase 2 starts with the token holder, or with this round's start player when nobody
+        took from the centre (rules 4.6-4.8)."""
+        self.kind = PLAY
+        self.passed = 0
+        self._next_in_play(self.token if self.token >= 0 else self.start, include_self=True)
 
     def _place(self, sp: int, c: int, k: int) -> None:
         """Phase 2: pay for and place one tile, score it, maybe earn bonus tiles (rules 5.2-5.6)."""
@@ -463,7 +467,11 @@ class PavilionState(State):
         h = p * NC
         hand = self.hands[h : h + NC]
         total = sum(hand)
-        if x == 0:
+        if self._discards_all():  # option round6_leftovers="at_pass"
+            if x:
+                raise IllegalMoveError("every tile is discarded at the last pass: say just 'pass'")
+            keep = [0] * NC
+        elif x == 0:
             if total > data.CORNER_SPACES:
                 raise IllegalMoveError(
                     f"the hand has {total} tiles: say which {data.CORNER_SPACES} to keep, "
@@ -488,6 +496,9 @@ class PavilionState(State):
         self.points[p] = self._deduct(self.points[p], total - sum(keep))
         self.passed |= 1 << p
         self._end_turn()
+
+    def _discards_all(self) -> bool:
+        return self.round == data.ROUNDS and self.game.discard_at_last_pass
 
     @staticmethod
     def _example_keep(hand: list[int]) -> str:
@@ -579,13 +590,16 @@ class PavilionState(State):
     # ------------------------------------------------------------------ chance
     def _recycle(self) -> None:
         """Before a tile draw: an empty bag takes the whole tower; with both empty the pending
-        tile draws lapse (rules 5.7, 6.2)."""
-        if not self.deals or self.deals[0] == FIRST_PLAYER or any(self.bag):
-            return
-        if any(self.tower):
-            self.bag, self.tower = self.tower, [0] * NC
-        else:
-            self.deals.clear()
+        tile draws lapse (rules 5.7, 6.2), and a round left with no tile to take goes straight
+        to Phase 2."""
+        deals = self.deals
+        if deals and deals[0] != FIRST_PLAYER and not any(self.bag):
+            if any(self.tower):
+                self.bag, self.tower = self.tower, [0] * NC
+            else:
+                deals.clear()
+        if not deals and self.kind == ACQUIRE and not any(self.sources):
+            self._start_play()
 
     def _apply_chance(self, outcome: int) -> None:
         dest = self.deals[0]
