@@ -104,7 +104,7 @@ def state_to_json(state: PavilionState) -> dict[str, Any]:
         "tower": _counts(state.tower),
         "players": players,
         "pending_draws": [_deal_name(d) for d in state.deals],
-        "rng": state.rng,
+        "rng": state._rng,
         "history": list(state.hist),
     }
 
@@ -206,11 +206,11 @@ def state_from_json(game: PavilionGame, doc: Any, seed: int | None = None) -> Pa
         raise PositionError("pending_draws: expected a list")
     s.deals = [_read_deal(d, f"pending_draws[{i}]", game.factories) for i, d in enumerate(deals)]
     if seed is not None:  # a caller's seed replaces the stored generator state
-        s.rng = seed_state(seed)
+        s._rng = seed_state(seed)
     elif doc.get("rng") is not None:
-        s.rng = _int(doc["rng"], "rng", 0, MASK64)
+        s._rng = _int(doc["rng"], "rng", 0, MASK64)
     elif game.explicit_chance:
-        s.rng = 0  # never used: the caller supplies every draw
+        s._rng = 0  # never used: the caller supplies every draw
     else:
         raise PositionError("rng: missing; include it or pass seed= to draw future tiles")
     hist = doc.get("history", [])

@@ -67,7 +67,7 @@ class PavilionState(State):
         "passed",
         "player",
         "points",
-        "rng",
+        "_rng",
         "round",
         "sources",
         "start",
@@ -96,7 +96,7 @@ class PavilionState(State):
         self.kind = ACQUIRE
         self.owed = 0
         self.token = -1  # seat holding the start player token; -1: in the centre
-        self.rng = seed_state(seed)
+        self._rng = seed_state(seed)
         self.hist: list[int] = []
         first = game.options["first_player"]
         self.start = self.player = 0 if first is None else first
@@ -132,12 +132,12 @@ class PavilionState(State):
         s.token = self.token
         s.start = self.start
         s.player = self.player
-        s.rng = self.rng
+        s._rng = self._rng
         return s
 
     def reseed(self, seed: int) -> None:
         """Replace the generator's state, e.g. to sample a different future in search."""
-        self.rng = seed_state(seed)
+        self._rng = seed_state(seed)
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> int:
@@ -624,10 +624,10 @@ class PavilionState(State):
         """Resolve every pending draw with the state's own generator."""
         while self.deals:
             if self.deals[0] == FIRST_PLAYER:
-                self.rng, x = next_below(self.rng, self.game.players)
+                self._rng, x = next_below(self._rng, self.game.players)
             else:
                 bag = self.bag
-                self.rng, r = next_below(self.rng, sum(bag))
+                self._rng, r = next_below(self._rng, sum(bag))
                 x = 0
                 while r >= bag[x]:
                     r -= bag[x]
