@@ -53,6 +53,7 @@ class PavilionState(State):
     """A position of Summer Pavilion."""
 
     __slots__ = (
+        "_rng",
         "bag",
         "cells",
         "colors",
@@ -67,7 +68,6 @@ class PavilionState(State):
         "passed",
         "player",
         "points",
-        "_rng",
         "round",
         "sources",
         "start",
