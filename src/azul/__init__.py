@@ -14,11 +14,13 @@ from typing import Any
 from azul.core.api import CHANCE, TERMINAL, Game, GameInfo, State
 from azul.core.errors import AzulError, IllegalMoveError, OptionError, PositionError, RecordError
 from azul.pavilion.game import PavilionGame
+from azul.sintra.game import SintraGame
 
 __version__ = "0.1.0"
 
 GAMES: dict[str, type[Game]] = {
     PavilionGame.name: PavilionGame,
+    SintraGame.name: SintraGame,
 }
 """The registry: game name -> Game class."""
 

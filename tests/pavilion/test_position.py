@@ -50,8 +50,8 @@ CASES = [
     (lambda d: d.update(to_move=5), "to_move: 5 is not a seat 0..1"),
     (lambda d: d.update(decision="dance"), "decision: 'dance' is not one of"),
     (lambda d: d["factories"].pop(), "factories: expected a list of 5 factories"),
-    (lambda d: d["factories"][0].update(red=5), r"factories\[0\]: 5 tiles, more than the 4"),
-    (lambda d: d["supply"].update(red=9), "supply: 18 tiles, more than the 10"),
+    (lambda d: d["factories"][0].update(red=5), r"factories\[0\]: 5 in all, more than the 4"),
+    (lambda d: d["supply"].update(red=9), "supply: 18 in all, more than the 10"),
     (lambda d: d["players"][0]["board"].update(X9="red"), r"players\[0\].board.X9: not a space"),
     (
         lambda d: d["players"][0]["board"].update(R2="pink"),

@@ -137,21 +137,18 @@ class State:
         return mask
 
     def returns(self) -> list[float]:
-        """Zero-sum result: the k tied winners share +1, the others share -1; all 0 before the end
-        and when every player ties."""
+        """Zero-sum result: the k winners share +1, the others share -1; all 0 before the end
+        and when every player wins."""
         n = self.num_players()
-        if not self.is_terminal():
-            return [0.0] * n
-        scores = self.scores()
-        best = max(scores)
-        winners = [i for i, s in enumerate(scores) if s == best]
+        winners = self.winners()
         k = len(winners)
-        if k == n:
+        if not k or k == n:
             return [0.0] * n
-        return [1.0 / k if s == best else -1.0 / (n - k) for s in scores]
+        return [1.0 / k if p in winners else -1.0 / (n - k) for p in range(n)]
 
     def winners(self) -> list[int]:
-        """Seats with the best score once the game is over (ties are shared)."""
+        """Seats that win once the game is over: the best score, ties shared. A game with a
+        tie-break overrides this."""
         if not self.is_terminal():
             return []
         scores = self.scores()

@@ -22,3 +22,14 @@ def next_below(state: int, n: int) -> tuple[int, int]:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     z ^= z >> 31
     return state, (z * n) >> 64
+
+
+def next_weighted(state: int, counts: list[int]) -> tuple[int, int]:
+    """Advance ``state`` and return ``(new_state, i)``, index i drawn with weight ``counts[i]``
+    (a piece drawn from a bag of colour counts). ``counts`` must not all be zero."""
+    state, r = next_below(state, sum(counts))
+    i = 0
+    while r >= counts[i]:
+        r -= counts[i]
+        i += 1
+    return state, i

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from azul.core.errors import PositionError
 from azul.core.rng import MASK64, seed_state
+from azul.core.validate import boolean, color, counts, fields, integer, seat, write_counts
 from azul.pavilion import data
 from azul.pavilion.actions import space_code
 from azul.pavilion.state import (
@@ -56,8 +57,20 @@ _SPACE_CODES = {space_code(sp): sp for sp in range(data.NUM_SPACES)}
 
 
 # ---------------------------------------------------------------------- writing
-def _counts(counts: list[int]) -> dict[str, int]:
-    return {data.COLORS[c]: n for c, n in enumerate(counts) if n}
+def _counts(values: list[int]) -> dict[str, int]:
+    return write_counts(values, data.COLORS)
+
+
+def _int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
+    return integer(value, field, lo, hi)
+
+
+def _read_counts(value: Any, field: str, most: int | None = None) -> list[int]:
+    return counts(value, field, data.COLORS, most)
+
+
+def _color(name: Any, field: str) -> int:
+    return color(name, field, data.COLORS)
 
 
 def _deal_name(dest: int) -> str:
@@ -110,40 +123,6 @@ def state_to_json(state: PavilionState) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- reading
-def _int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(f"{field}: {value!r} is not an integer")
-    if lo is not None and value < lo:
-        raise PositionError(f"{field}: {value} is {'negative' if lo == 0 else f'below {lo}'}")
-    if hi is not None and value > hi:
-        raise PositionError(f"{field}: {value} is more than {hi}")
-    return value
-
-
-def _seat(value: Any, field: str, players: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        raise PositionError(f"{field}: {value!r} is not a seat 0..{players - 1}")
-    return value
-
-
-def _color(name: Any, field: str) -> int:
-    if name not in data.COLORS:
-        raise PositionError(f"{field}: {name!r} is not a colour ({', '.join(data.COLORS)})")
-    return data.COLORS.index(name)
-
-
-def _read_counts(value: Any, field: str, most: int | None = None) -> list[int]:
-    if not isinstance(value, dict):
-        raise PositionError(f"{field}: expected an object of colour counts, got {value!r}")
-    counts = [0] * NC
-    for name, n in value.items():
-        c = _color(name, f"{field}")
-        counts[c] = _int(n, f"{field}.{name}", 0)
-    if most is not None and sum(counts) > most:
-        raise PositionError(f"{field}: {sum(counts)} tiles, more than the {most} it can hold")
-    return counts
-
-
 def _read_deal(value: Any, field: str, factories: int) -> int:
     if value == "first_player":
         return FIRST_PLAYER
@@ -162,12 +141,7 @@ def state_from_json(game: PavilionGame, doc: Any, seed: int | None = None) -> Pa
     """Build a state from a position document, or raise PositionError naming the bad field."""
     if not isinstance(doc, dict):
         raise PositionError(f"a position is a JSON object, not {type(doc).__name__}")
-    unknown = sorted(set(doc) - _TOP_FIELDS)
-    if unknown:
-        raise PositionError(f"{unknown[0]}: unknown field")
-    missing = sorted(_REQUIRED - set(doc))
-    if missing:
-        raise PositionError(f"{missing[0]}: missing")
+    fields(doc, "", _TOP_FIELDS, _TOP_FIELDS - _REQUIRED)
     if doc["format"] != FORMAT:
         raise PositionError(f"format: {doc['format']!r} is not {FORMAT!r}")
     if doc["version"] != VERSION:
@@ -181,9 +155,9 @@ def state_from_json(game: PavilionGame, doc: Any, seed: int | None = None) -> Pa
     if doc["decision"] not in KIND_NAMES:
         raise PositionError(f"decision: {doc['decision']!r} is not one of {', '.join(KIND_NAMES)}")
     s.kind = KIND_NAMES.index(doc["decision"])
-    s.player = _seat(doc["to_move"], "to_move", n)
-    s.start = _seat(doc["start_player"], "start_player", n)
-    s.token = -1 if doc["token"] is None else _seat(doc["token"], "token", n)
+    s.player = seat(doc["to_move"], "to_move", n)
+    s.start = seat(doc["start_player"], "start_player", n)
+    s.token = -1 if doc["token"] is None else seat(doc["token"], "token", n)
     s.owed = _int(doc.get("bonus_owed", 0), "bonus_owed", 0, 3)
     factories = doc["factories"]
     if not isinstance(factories, list) or len(factories) != game.factories:
@@ -237,21 +211,12 @@ def _check_options_match(game: PavilionGame, options: Any) -> None:
 
 def _read_player(game: PavilionGame, s: PavilionState, p: int, pl: Any) -> None:
     field = f"players[{p}]"
-    if not isinstance(pl, dict):
-        raise PositionError(f"{field}: expected an object")
-    unknown = sorted(set(pl) - _PLAYER_FIELDS)
-    if unknown:
-        raise PositionError(f"{field}.{unknown[0]}: unknown field")
-    missing = sorted(_PLAYER_FIELDS - set(pl))
-    if missing:
-        raise PositionError(f"{field}.{missing[0]}: missing")
+    fields(pl, field, _PLAYER_FIELDS)
     floor = game.options["score_floor"]
     s.points.append(_int(pl["score"], f"{field}.score", floor))
     s.hands += _read_counts(pl["hand"], f"{field}.hand")
     s.kept += _read_counts(pl["kept"], f"{field}.kept", data.CORNER_SPACES)
-    if not isinstance(pl["passed"], bool):
-        raise PositionError(f"{field}.passed: {pl['passed']!r} is not true or false")
-    s.passed |= pl["passed"] << p
+    s.passed |= boolean(pl["passed"], f"{field}.passed") << p
     board = pl["board"]
     if not isinstance(board, dict):
         raise PositionError(f"{field}.board: expected an object of space -> colour")

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from azul.core.api import CHANCE, TERMINAL, State
 from azul.core.errors import AzulError, IllegalMoveError
-from azul.core.rng import next_below, seed_state
+from azul.core.rng import next_below, next_weighted, seed_state
+from azul.core.scoring import deduct
 from azul.pavilion import data
 from azul.pavilion.actions import (
     BONUS,
@@ -508,10 +509,7 @@ class PavilionState(State):
     # ------------------------------------------------------------------ flow
     def _deduct(self, score: int, n: int) -> int:
         """A deduction that stops at the score floor (project decision ``score_floor``)."""
-        floor = self.game.options["score_floor"]
-        if floor is None or n <= 0:
-            return score - n
-        return min(score, max(floor, score - n))
+        return deduct(score, n, self.game.options["score_floor"])
 
     def _end_turn(self) -> None:
         """After every Phase-2 turn: refill the supply, then the next player (rules 5.1, 5.7)."""
@@ -626,10 +624,5 @@ class PavilionState(State):
             if self.deals[0] == FIRST_PLAYER:
                 self._rng, x = next_below(self._rng, self.game.players)
             else:
-                bag = self.bag
-                self._rng, r = next_below(self._rng, sum(bag))
-                x = 0
-                while r >= bag[x]:
-                    r -= bag[x]
-                    x += 1
+                self._rng, x = next_weighted(self._rng, self.bag)
             self._apply_chance(x)

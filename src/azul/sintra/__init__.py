@@ -1,0 +1,1 @@
+"""Azul: Stained Glass of Sintra: data, rules, actions, positions and rendering."""

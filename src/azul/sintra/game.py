@@ -1,0 +1,158 @@
+"""The Stained Glass of Sintra game object: options, component data, facts and states."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from azul.core.api import Game, GameInfo
+from azul.core.errors import OptionError, PositionError
+from azul.sintra import data
+from azul.sintra.actions import ActionSpace
+from azul.sintra.state import SintraState
+
+# Every row of the rules' "Project decisions" table that is a game option, with its default;
+# CHOICES lists the values of the rows the rules fix.
+DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "side": "A",
+    "score_floor": None,
+    "first_player": None,
+    "explicit_chance": False,
+    "components": None,
+    "no_tile_start": "previous_starter",
+    "joker_allocation": "colors_first",
+    "keep_piece": "choose_when_mixed",
+    "draw_order": "factories_in_order",
+    "side_b_color": "best",
+    "glass_lost": "events_and_track",
+}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "no_tile_start": ("previous_starter",),  # rules 4.5
+    "joker_allocation": ("colors_first",),  # rules 3.2
+    "keep_piece": ("choose_when_mixed",),  # rules 3.3b
+    "draw_order": ("factories_in_order",),  # rules 4.4
+    "side_b_color": ("best",),  # rules 5.3
+    "glass_lost": ("events_and_track",),  # rules 5.4
+}
+
+
+def _check_options(options: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(DEFAULTS))
+    if unknown:
+        raise OptionError(
+            f"unknown option(s) {', '.join(unknown)} for sintra: known are {', '.join(DEFAULTS)}"
+        )
+    opts = {**DEFAULTS, **options}
+    players = opts["players"]
+    if isinstance(players, bool) or players not in data.FACTORIES:
+        raise OptionError(f"players: {players!r} is not 2, 3 or 4")
+    side = opts["side"]
+    if not isinstance(side, str) or side.upper() not in data.SIDES:
+        raise OptionError(f"side: {side!r} is not 'A' or 'B'")
+    opts["side"] = side.upper()
+    floor = opts["score_floor"]
+    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int)):
+        raise OptionError(f"score_floor: {floor!r} is not an int or None")
+    first = opts["first_player"]
+    if first is not None and (
+        isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players
+    ):
+        raise OptionError(f"first_player: {first!r} is not None or a seat 0..{players - 1}")
+    if not isinstance(opts["explicit_chance"], bool):
+        raise OptionError(f"explicit_chance: {opts['explicit_chance']!r} is not true or false")
+    if opts["components"] is not None and not isinstance(opts["components"], str):
+        raise OptionError(f"components: {opts['components']!r} is not a file path")
+    for key, allowed in CHOICES.items():
+        if opts[key] not in allowed:
+            values = " or ".join(repr(v) for v in allowed)
+            raise OptionError(f"{key}: {opts[key]!r} is not supported: use {values}")
+    return opts
+
+
+NOTATION_HELP = """Colours by letter ({letters}); strips 1-8 from left to right.
+  F3:{a}>4      take every {na} piece of factory 3 (the rest go to the centre) and place
+              them on strip 4 (the glazier's strip or one to its right)
+  C:{b}>2       the same from the centre (the first to do so takes the starting-player tile
+              and moves one space down the broken-glass track)
+  F1:{a}>break  every piece breaks: only when no reachable strip can take one
+  back        move the glazier back to the leftmost remaining strip
+  keep:{b}      after completing a strip of several colours, the piece kept for the window
+"""
+
+
+class SintraGame(Game):
+    """Azul: Stained Glass of Sintra with its options and component data."""
+
+    name = "sintra"
+
+    def __init__(self, **options: Any):
+        self.options = _check_options(options)
+        self.components = data.load_components(self.options["components"])
+        self.players: int = self.options["players"]
+        self.factories: int = data.FACTORIES[self.players]
+        self.explicit_chance: bool = self.options["explicit_chance"]
+        self.window_values = self.components.window_values[self.options["side"]]
+        self.actions = ActionSpace(self.factories, self.components)
+        self.info = GameInfo(
+            name=self.name,
+            num_players=self.players,
+            num_distinct_actions=self.actions.size,
+            max_chance_outcomes=max(data.SLOTS, self.players, data.NUM_COLORS),
+            max_game_length=self._max_game_length(),
+            min_score=self.options["score_floor"],
+            max_score=self._max_score(),
+            rules_version=data.RULES_VERSION,
+            total_pieces=data.TOTAL_PIECES,
+            options=dict(self.options),
+        )
+
+    def _max_game_length(self) -> int:
+        """Every play moves at least one piece off the table, and at most one 'back' and one
+        'keep' follow each; plus the draws when chance is explicit."""
+        takes = data.ROUNDS * self.factories * data.PIECES_PER_FACTORY
+        moves = 3 * takes
+        draws = 0
+        if self.explicit_chance:
+            draws = 1 + self.players * 2 * data.SLOTS + data.ROUNDS + takes
+        return moves + draws
+
+    def _max_score(self) -> int:
+        """A generous bound: every piece that enters scores a strip's colour bonus and all
+        windows, plus the largest end bonus."""
+        takes = data.ROUNDS * self.factories * data.PIECES_PER_FACTORY
+        per_window = sum(max(v) for v in zip(*self.components.window_values.values(),
+                                              strict=True))
+        end = max(40, data.SLOTS * data.FRAMES * data.SLOTS)
+        return takes * (data.SPACES + per_window) + end
+
+    def new_initial_state(self, seed: int = 0) -> SintraState:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"seed: {seed!r} is not an int")
+        return SintraState(self, seed)
+
+    def notation_help(self) -> str:
+        c = self.components
+        letters = ", ".join(f"{x} {n}" for x, n in zip(c.letters, c.colors, strict=True))
+        return NOTATION_HELP.format(letters=letters, a=c.letters[0], na=c.colors[0],
+                                    b=c.letters[2])
+
+    def state_from_json(self, doc: dict | str, seed: int | None = None) -> SintraState:
+        from azul.sintra.position import state_from_json
+
+        if isinstance(doc, str):
+            try:
+                doc = json.loads(doc)
+            except json.JSONDecodeError as e:
+                raise PositionError(f"not valid JSON: {e}") from None
+        return state_from_json(self, doc, seed)
+
+    def state_to_json(self, state: SintraState) -> dict:
+        from azul.sintra.position import state_to_json
+
+        return state_to_json(state)
+
+    def render_text(self, state: SintraState) -> str:
+        from azul.sintra.render import render_text
+
+        return render_text(state)
