@@ -9,7 +9,7 @@ import azul
 
 
 def test_registry_and_unknown_game():
-    assert "pavilion" in azul.GAMES
+    assert set(azul.GAMES) == {"pavilion", "sintra"}
     with pytest.raises(azul.OptionError, match="unknown game 'chess'"):
         azul.load_game("chess")
 
@@ -137,7 +137,7 @@ def test_chance_outcomes_refused_outside_chance_nodes():
         state.chance_outcomes()
 
 
-RULES_PACKAGES = ["pavilion"]
+RULES_PACKAGES = ["pavilion", "sintra"]
 FORBIDDEN = ("azul.bots", "azul.cli", "azul.bench", "azul.server", "azul.interop", "azul.arena")
 
 

@@ -110,3 +110,40 @@ def test_console_script_plays_in_a_terminal():
     )
     assert run.returncode == 0
     assert "Azul: Summer Pavilion" in run.stdout and "F1:" in run.stdout
+
+
+def test_sintra_in_the_terminal_says_the_values_are_provisional():
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "azul", "play", "sintra", "--seed", "2"],
+        input="help\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0
+    assert "provisional" in run.stdout
+    assert "keep:" in run.stdout  # the notation help
+
+
+def test_a_whole_sintra_game_typed_at_the_prompt():
+    game = azul.load_game("sintra", first_player=0)
+    state = game.new_initial_state(4)
+
+    def ask(prompt):
+        return state.action_to_string(state.legal_actions()[-1])
+
+    final = cli.play(state, {0}, {1: make("random", seed=2)}, seed=4, ask=ask, say=lambda _: None)
+    assert final.is_terminal()
+
+
+def test_components_flag(tmp_path, capsys):
+    from azul.sintra.data import SHIPPED
+
+    path = tmp_path / "mine.toml"
+    path.write_text(SHIPPED.read_text().replace("provisional: project", "measured: my"))
+    assert cli.main(["bench", "sintra", "--games", "1", "--components", str(path)]) == 0
+    assert cli.main(["bench", "pavilion", "--games", "1", "--components", str(path)]) == 2
+    assert "unknown option(s) components for pavilion" in capsys.readouterr().err

@@ -27,11 +27,14 @@ def _option(text: str) -> tuple[str, Any]:
         return key, value
 
 
-def _game_from_args(args: argparse.Namespace) -> azul.Game:
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options given on the command line (-o, --players, --components)."""
     options = dict(args.option or [])
     if args.players is not None:
         options["players"] = args.players
-    return azul.load_game(args.game, **options)
+    if args.components is not None:
+        options["components"] = args.components
+    return options
 
 
 def _wrap(items: list[str]) -> str:
@@ -110,7 +113,7 @@ def _save(state: azul.State, seed: int, path: str, say: Callable[[str], None]) -
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    game = _game_from_args(args)
+    game = azul.load_game(args.game, **_options(args))
     n = game.info.num_players
     humans = {args.seat} if not args.hotseat else set(range(n))
     if not args.hotseat and not 0 <= args.seat < n:
@@ -151,11 +154,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from azul.bench import bench
 
     names = [args.game] if args.game else sorted(azul.GAMES)
+    options = _options(args)
     for name in names:
-        options = dict(args.option or [])
-        options["players"] = args.players
         game = azul.load_game(name, **options)
-        print(f"{name} ({', '.join(f'{k}={v}' for k, v in game.options.items())})")
+        print(f"{name} ({', '.join(f'{k}={v}' for k, v in options.items())})")
         result = bench(game, games=args.games, seed=args.seed)
         print("\n".join("  " + line for line in result.lines()))
     return 0
@@ -186,6 +188,11 @@ def build_parser() -> argparse.ArgumentParser:
             action="append",
             metavar="KEY=VALUE",
             help="a game option, e.g. -o board=grey (repeatable)",
+        )
+        p.add_argument(
+            "--components",
+            metavar="FILE",
+            help="the printed values of your copy (games with a components file: sintra)",
         )
 
     p = sub.add_parser("play", help="play a game in the terminal")

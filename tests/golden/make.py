@@ -16,9 +16,11 @@ import azul
 
 HERE = Path(__file__).parent
 GAMES = {
-    "pavilion-2p-coloured": dict(players=2, board="coloured"),
-    "pavilion-3p-grey": dict(players=3, board="grey"),
-    "pavilion-4p-coloured": dict(players=4, board="coloured"),
+    "pavilion-2p-coloured": ("pavilion", dict(players=2, board="coloured")),
+    "pavilion-3p-grey": ("pavilion", dict(players=3, board="grey")),
+    "pavilion-4p-coloured": ("pavilion", dict(players=4, board="coloured")),
+    "sintra-2p-A": ("sintra", dict(players=2, side="A")),
+    "sintra-3p-B": ("sintra", dict(players=3, side="B")),
 }
 SEED = 2026
 
@@ -47,9 +49,10 @@ def line(step: int, state: azul.State, action: int | None) -> dict:
     return row
 
 
-def play(options: dict, seed: int) -> list[dict]:
-    """A seeded game: draws by their probabilities, players prefer placing to passing."""
-    game = azul.load_game("pavilion", explicit_chance=True, **options)
+def play(name: str, options: dict, seed: int) -> list[dict]:
+    """A seeded game: draws by their probabilities; players prefer moves other than passing
+    or breaking every piece, so that games reach their later rules."""
+    game = azul.load_game(name, explicit_chance=True, **options)
     rng = random.Random(seed)
     state = game.new_initial_state(seed)
     rows = []
@@ -59,7 +62,7 @@ def play(options: dict, seed: int) -> list[dict]:
             action = rng.choices(outcomes, probs)[0]
         else:
             legal = state.legal_actions()
-            placing = [a for a in legal if not state.action_to_string(a).startswith("pass")]
+            placing = [a for a in legal if not _idle(state.action_to_string(a))]
             action = rng.choice(placing if placing and rng.random() < 0.9 else legal)
         rows.append(line(len(rows), state, action))
         state.apply_action(action)
@@ -67,10 +70,14 @@ def play(options: dict, seed: int) -> list[dict]:
     return rows
 
 
+def _idle(move: str) -> bool:
+    return move.startswith("pass") or move.endswith(">break") or move == "back"
+
+
 def main() -> None:
-    for name, options in GAMES.items():
-        rows = play(options, SEED)
-        header = {"game": "pavilion", "options": {**options, "explicit_chance": True}}
+    for name, (game, options) in GAMES.items():
+        rows = play(game, options, SEED)
+        header = {"game": game, "options": {**options, "explicit_chance": True}}
         text = "\n".join(json.dumps(r) for r in [header, *rows]) + "\n"
         (HERE / f"{name}.jsonl").write_text(text)
         print(f"{name}: {len(rows)} lines, final scores {rows[-1]['scores']}", file=sys.stderr)

@@ -35,15 +35,15 @@ class ActionSpace:
         self.decode: list[tuple[int, int, int, int]] = []
         for a in range(self.size):
             if a < self.back:
-                self.decode.append((PLAY, a // (NUM_COLORS * TARGETS), a // TARGETS % NUM_COLORS,
-                                    a % TARGETS))
+                self.decode.append(
+                    (PLAY, a // (NUM_COLORS * TARGETS), a // TARGETS % NUM_COLORS, a % TARGETS)
+                )
             elif a == self.back:
                 self.decode.append((BACK, 0, 0, 0))
             else:
                 self.decode.append((KEEP, a - self.keep_base, 0, 0))
         self._colors = {}
-        for i, (name, letter) in enumerate(zip(components.colors, components.letters,
-                                               strict=True)):
+        for i, (name, letter) in enumerate(zip(components.colors, components.letters, strict=True)):
             self._colors[name.lower()] = i
             self._colors[letter.lower()] = i
 

@@ -80,8 +80,15 @@ def _int_list(value: Any, source: str, field: str, length: int | None = None) ->
 
 def parse_components(doc: dict[str, Any], source: str = "<data>") -> Components:
     """Validate a components document (the parsed TOML) and build Components."""
-    known = {"provenance", "colors", "letters", "window_values", "broken_glass", "ornaments",
-             "strips"}
+    known = {
+        "provenance",
+        "colors",
+        "letters",
+        "window_values",
+        "broken_glass",
+        "ornaments",
+        "strips",
+    }
     for key in doc:
         if key not in known:
             raise _fail(source, key, "unknown field")
@@ -92,15 +99,22 @@ def parse_components(doc: dict[str, Any], source: str = "<data>") -> Components:
     if not isinstance(provenance, str) or not provenance.strip():
         raise _fail(source, "provenance", "expected a non-empty text")
     colors = doc["colors"]
-    if (not isinstance(colors, list) or len(colors) != NUM_COLORS
-            or not all(isinstance(c, str) and c for c in colors) or len(set(colors)) != NUM_COLORS):
+    if (
+        not isinstance(colors, list)
+        or len(colors) != NUM_COLORS
+        or not all(isinstance(c, str) and c for c in colors)
+        or len(set(colors)) != NUM_COLORS
+    ):
         raise _fail(source, "colors", f"expected {NUM_COLORS} different names, got {colors!r}")
     if "joker" in colors:
         raise _fail(source, "colors", "'joker' is the name of the joker space, not a colour")
     letters = doc["letters"]
-    if (not isinstance(letters, list) or len(letters) != NUM_COLORS
-            or not all(isinstance(x, str) and len(x) == 1 and x.isalpha() for x in letters)
-            or len({x.upper() for x in letters}) != NUM_COLORS):
+    if (
+        not isinstance(letters, list)
+        or len(letters) != NUM_COLORS
+        or not all(isinstance(x, str) and len(x) == 1 and x.isalpha() for x in letters)
+        or len({x.upper() for x in letters}) != NUM_COLORS
+    ):
         raise _fail(source, "letters", f"expected {NUM_COLORS} different single letters")
     windows = doc["window_values"]
     if not isinstance(windows, dict) or set(windows) != set(SIDES):
@@ -121,13 +135,25 @@ def parse_components(doc: dict[str, Any], source: str = "<data>") -> Components:
         raise _fail(source, "broken_glass.track", "values must not rise going down the track")
     ornaments = _parse_ornaments(doc["ornaments"], source)
     strips, joker = _parse_strips(doc["strips"], colors, source)
-    return Components(provenance.strip(), tuple(colors), tuple(x.upper() for x in letters),
-                      window_values, track, ornaments, strips, joker[0], joker[1], source)
+    return Components(
+        provenance.strip(),
+        tuple(colors),
+        tuple(x.upper() for x in letters),
+        window_values,
+        track,
+        ornaments,
+        strips,
+        joker[0],
+        joker[1],
+        source,
+    )
 
 
 def _parse_ornaments(value: Any, source: str) -> tuple[tuple[int, ...], ...]:
-    if not isinstance(value, dict) or set(value) != {"frames"} or not isinstance(
-        value["frames"], list
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"frames"}
+        or not isinstance(value["frames"], list)
     ):
         raise _fail(source, "ornaments", "expected one field, frames (a list)")
     out = []
@@ -137,9 +163,14 @@ def _parse_ornaments(value: Any, source: str) -> tuple[tuple[int, ...], ...]:
             raise _fail(source, field, "expected 4 frames")
         frames = []
         for fr in orn:
-            if (not isinstance(fr, list) or len(fr) != 2 or isinstance(fr[0], bool)
-                    or not isinstance(fr[0], int) or not 1 <= fr[0] <= SLOTS
-                    or fr[1] not in ("top", "bottom")):
+            if (
+                not isinstance(fr, list)
+                or len(fr) != 2
+                or isinstance(fr[0], bool)
+                or not isinstance(fr[0], int)
+                or not 1 <= fr[0] <= SLOTS
+                or fr[1] not in ("top", "bottom")
+            ):
                 raise _fail(source, field, f"{fr!r} is not [window 1-8, 'top' or 'bottom']")
             frames.append((fr[0] - 1) * FRAMES + (fr[1] == "bottom"))
         if len(set(frames)) != 4:
@@ -180,11 +211,18 @@ def _parse_strips(value: Any, colors: list[str], source: str):
     return strips, jokers[0]
 
 
-@cache
 def load_components(path: str | None = None) -> Components:
-    """The components file at ``path`` (the shipped provisional one when None), validated."""
-    file = SHIPPED if path is None else Path(path)
-    name = "(shipped)" if path is None else str(path)
+    """The components file at ``path`` (the shipped provisional one when None), validated.
+    A user's file is read anew each time, so edits take effect."""
+    return _shipped() if path is None else _read(Path(path), str(path))
+
+
+@cache
+def _shipped() -> Components:
+    return _read(SHIPPED, "(shipped)")
+
+
+def _read(file: Path, name: str) -> Components:
     try:
         doc = tomllib.loads(file.read_text(encoding="utf-8"))
     except OSError as e:
@@ -192,3 +230,21 @@ def load_components(path: str | None = None) -> Components:
     except tomllib.TOMLDecodeError as e:
         raise ComponentsError(f"components {name}: not valid TOML: {e}") from None
     return parse_components(doc, name)
+
+
+def accept_table(components: Components) -> list[list[int]]:
+    """accept[strip * 2 + side][filled] = bitmask of the colours an empty space of that strip
+    side takes, given the 5-bit mask of its filled spaces (a joker takes every colour)."""
+    every = (1 << NUM_COLORS) - 1
+    table = []
+    for strip in components.strips:
+        for pattern in strip:
+            row = []
+            for filled in range(1 << SPACES):
+                mask = 0
+                for k, c in enumerate(pattern):
+                    if not filled >> k & 1:
+                        mask |= every if c == JOKER else 1 << c
+                row.append(mask)
+            table.append(row)
+    return table

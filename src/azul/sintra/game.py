@@ -94,6 +94,7 @@ class SintraGame(Game):
         self.explicit_chance: bool = self.options["explicit_chance"]
         self.window_values = self.components.window_values[self.options["side"]]
         self.actions = ActionSpace(self.factories, self.components)
+        self.accept = data.accept_table(self.components)
         self.info = GameInfo(
             name=self.name,
             num_players=self.players,
@@ -121,8 +122,7 @@ class SintraGame(Game):
         """A generous bound: every piece that enters scores a strip's colour bonus and all
         windows, plus the largest end bonus."""
         takes = data.ROUNDS * self.factories * data.PIECES_PER_FACTORY
-        per_window = sum(max(v) for v in zip(*self.components.window_values.values(),
-                                              strict=True))
+        per_window = sum(max(v) for v in zip(*self.components.window_values.values(), strict=True))
         end = max(40, data.SLOTS * data.FRAMES * data.SLOTS)
         return takes * (data.SPACES + per_window) + end
 
@@ -134,8 +134,7 @@ class SintraGame(Game):
     def notation_help(self) -> str:
         c = self.components
         letters = ", ".join(f"{x} {n}" for x, n in zip(c.letters, c.colors, strict=True))
-        return NOTATION_HELP.format(letters=letters, a=c.letters[0], na=c.colors[0],
-                                    b=c.letters[2])
+        return NOTATION_HELP.format(letters=letters, a=c.letters[0], na=c.colors[0], b=c.letters[2])
 
     def state_from_json(self, doc: dict | str, seed: int | None = None) -> SintraState:
         from azul.sintra.position import state_from_json

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from azul.core.errors import PositionError
 from azul.core.rng import MASK64, seed_state
-from azul.core.validate import boolean, color, counts, fields, integer, seat, write_counts
+from azul.core.validate import color, counts, fields, integer, seat, write_counts
 from azul.sintra.data import (
     FRAMES,
     JOKER,
@@ -21,7 +21,6 @@ from azul.sintra.data import (
     SPACES,
 )
 from azul.sintra.state import (
-    CELLS,
     FACTORY,
     FIRST,
     INDICATOR,
@@ -42,9 +41,25 @@ FORMAT = "azul-position"
 VERSION = 1
 NC = NUM_COLORS
 _TOP = {
-    "format", "version", "game", "options", "round", "decision", "to_move", "start_player",
-    "tile", "keep_strip", "factories", "centre", "bag", "tower", "indicator", "players",
-    "pending_draws", "rng", "history",
+    "format",
+    "version",
+    "game",
+    "options",
+    "round",
+    "decision",
+    "to_move",
+    "start_player",
+    "tile",
+    "keep_strip",
+    "factories",
+    "centre",
+    "bag",
+    "tower",
+    "indicator",
+    "players",
+    "pending_draws",
+    "rng",
+    "history",
 }
 _OPTIONAL = {"options", "keep_strip", "pending_draws", "rng", "history"}
 _PLAYER = {"score", "lost", "track", "glazier", "strips", "windows"}
@@ -83,15 +98,29 @@ def state_to_json(state: SintraState) -> dict[str, Any]:
             if state.strips[i] < 0:
                 strips.append(None)
                 continue
-            cells = state.cells[i * SPACES:(i + 1) * SPACES]
-            strips.append({"strip": state.strips[i] + 1, "side": "ab"[state.sides[i]],
-                           "pieces": [name(c) for c in cells]})
+            cells = state.cells[i * SPACES : (i + 1) * SPACES]
+            strips.append(
+                {
+                    "strip": state.strips[i] + 1,
+                    "side": "ab"[state.sides[i]],
+                    "pieces": [name(c) for c in cells],
+                }
+            )
         w = p * WINDOW_FRAMES
-        windows = [[name(state.windows[w + 2 * k]), name(state.windows[w + 2 * k + 1])]
-                   for k in range(SLOTS)]
-        players.append({"score": state.points[p], "lost": state.lost[p],
-                        "track": state.track[p], "glazier": state.glazier[p] + 1,
-                        "strips": strips, "windows": windows})
+        windows = [
+            [name(state.windows[w + 2 * k]), name(state.windows[w + 2 * k + 1])]
+            for k in range(SLOTS)
+        ]
+        players.append(
+            {
+                "score": state.points[p],
+                "lost": state.lost[p],
+                "track": state.track[p],
+                "glazier": state.glazier[p] + 1,
+                "strips": strips,
+                "windows": windows,
+            }
+        )
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -103,8 +132,10 @@ def state_to_json(state: SintraState) -> dict[str, Any]:
         "start_player": state.start,
         "tile": None if state.tile < 0 else state.tile,
         "keep_strip": None if state.keep_slot < 0 else state.keep_slot + 1,
-        "factories": [write_counts(state.sources[f * NC:(f + 1) * NC], names)
-                      for f in range(1, game.factories + 1)],
+        "factories": [
+            write_counts(state.sources[f * NC : (f + 1) * NC], names)
+            for f in range(1, game.factories + 1)
+        ],
         "centre": write_counts(state.sources[:NC], names),
         "bag": write_counts(state.bag, names),
         "tower": write_counts(state.tower, names),
@@ -126,12 +157,18 @@ def _read_deal(value: Any, field: str, game: SintraGame) -> tuple[int, int, int]
         return (INDICATOR, 0, 0)
     if len(words) == 2 and words[0] == "round" and len(nums) == 1 and 2 <= nums[0] <= ROUNDS:
         return (ORDER, nums[0] - 1, 0)
-    if len(words) == 2 and words[0] == "factory" and len(nums) == 1 and (
-        1 <= nums[0] <= game.factories
+    if (
+        len(words) == 2
+        and words[0] == "factory"
+        and len(nums) == 1
+        and (1 <= nums[0] <= game.factories)
     ):
         return (FACTORY, nums[0], 0)
-    if len(words) == 3 and words[0] in ("strip", "side") and len(nums) == 2 and (
-        nums[0] < game.players and 1 <= nums[1] <= SLOTS
+    if (
+        len(words) == 3
+        and words[0] in ("strip", "side")
+        and len(nums) == 2
+        and (nums[0] < game.players and 1 <= nums[1] <= SLOTS)
     ):
         return (STRIP if words[0] == "strip" else SIDE, nums[0], nums[1] - 1)
     raise PositionError(
@@ -182,8 +219,9 @@ def state_from_json(game: SintraGame, doc: Any, seed: int | None = None) -> Sint
     ind = doc["indicator"]
     if not isinstance(ind, list) or len(ind) != ROUNDS:
         raise PositionError(f"indicator: expected a list of {ROUNDS} pieces or nulls")
-    s.indicator = [-1 if c is None else color(c, f"indicator[{i}]", names)
-                   for i, c in enumerate(ind)]
+    s.indicator = [
+        -1 if c is None else color(c, f"indicator[{i}]", names) for i, c in enumerate(ind)
+    ]
     players = doc["players"]
     if not isinstance(players, list) or len(players) != n:
         raise PositionError(f"players: expected a list of {n} players")
@@ -207,6 +245,9 @@ def state_from_json(game: SintraGame, doc: Any, seed: int | None = None) -> Sint
     if not isinstance(hist, list):
         raise PositionError("history: expected a list of action ids")
     s.hist = [integer(a, f"history[{i}]", 0) for i, a in enumerate(hist)]
+    s.fills = [
+        sum(1 << k for k in range(SPACES) if s.cells[i * SPACES + k] >= 0) for i in range(n * SLOTS)
+    ]
     _check_consistency(game, s)
     return s
 
@@ -273,8 +314,15 @@ def _check_consistency(game: SintraGame, s: SintraState) -> None:
     if len(set_aside) != sum(1 for k, _, _ in s.deals if k == ORDER):
         raise PositionError("pending_draws: one 'round N' draw per round 2-6 without a piece")
     for c in range(NC):
-        total = (sum(s.sources[c::NC]) + s.bag[c] + s.tower[c] + s.cells.count(c)
-                 + s.windows.count(c) + s.indicator.count(c) + set_aside.count(c))
+        total = (
+            sum(s.sources[c::NC])
+            + s.bag[c]
+            + s.tower[c]
+            + s.cells.count(c)
+            + s.windows.count(c)
+            + s.indicator.count(c)
+            + set_aside.count(c)
+        )
         if total != PIECES_PER_COLOR:
             name = game.components.colors[c]
             raise PositionError(f"pieces: {name} adds up to {total}, expected {PIECES_PER_COLOR}")
@@ -288,7 +336,7 @@ def _check_consistency(game: SintraGame, s: SintraState) -> None:
                 raise PositionError(f"{where}: a strip leaves only when its window is complete")
             if s.strips[i] >= 0 and complete:
                 raise PositionError(f"{where}: the window below is complete, so it was removed")
-            full = min(s.cells[i * SPACES:(i + 1) * SPACES]) >= 0 and s.strips[i] >= 0
+            full = min(s.cells[i * SPACES : (i + 1) * SPACES]) >= 0 and s.strips[i] >= 0
             keeping = s.kind == KEEPING and p == s.player and slot == s.keep_slot
             if full and not keeping:
                 raise PositionError(f"{where}: a full strip is resolved at once")
@@ -313,7 +361,7 @@ def _check_consistency(game: SintraGame, s: SintraState) -> None:
         raise PositionError("pending_draws: must be empty unless explicit_chance is on")
     for f in range(1, game.factories + 1):
         k = sum(1 for kind, a, _ in s.deals if kind == FACTORY and a == f)
-        if k and sum(s.sources[f * NC:(f + 1) * NC]) + k > PIECES_PER_FACTORY:
+        if k and sum(s.sources[f * NC : (f + 1) * NC]) + k > PIECES_PER_FACTORY:
             raise PositionError(f"pending_draws: factory {f} cannot take {k} more pieces")
     if (FIRST, 0, 0) in s.deals[1:]:
         raise PositionError("pending_draws: 'first_player' can only be the first draw")

@@ -18,14 +18,17 @@ def render_text(state: SintraState) -> str:
         parts = [f"{n}{letters[c]}" for c, n in enumerate(counts) if n]
         return " ".join(parts) if parts else "-"
 
-    out = [f"Azul: Stained Glass of Sintra (side {game.options['side']}) - round {state.round} "
-           f"of {ROUNDS}"]
+    out = [
+        f"Azul: Stained Glass of Sintra (side {game.options['side']}) - round {state.round} "
+        f"of {ROUNDS}"
+    ]
     if comps.provisional:
         out.append(f"Note: the printed values in use are {comps.provenance}.")
     ind = " ".join(letters[c] if c >= 0 else "." for c in state.indicator)
     top = state.round_color()
-    out.append(f"Round indicator (I..VI): {ind}   bonus colour: "
-               f"{comps.colors[top] if top >= 0 else '-'}")
+    out.append(
+        f"Round indicator (I..VI): {ind}   bonus colour: {comps.colors[top] if top >= 0 else '-'}"
+    )
     cp = state.current_player()
     if cp == TERMINAL:
         out.append("Game over. Winner(s): " + ", ".join(f"seat {i}" for i in state.winners()))
@@ -35,8 +38,10 @@ def render_text(state: SintraState) -> str:
         out.append(f"Seat {cp} to choose the piece to keep from strip {state.keep_slot + 1}")
     else:
         out.append(f"Seat {cp} to play")
-    facs = [f"F{f}[{pieces(state.sources[f * NC:(f + 1) * NC])}]"
-            for f in range(1, game.factories + 1)]
+    facs = [
+        f"F{f}[{pieces(state.sources[f * NC : (f + 1) * NC])}]"
+        for f in range(1, game.factories + 1)
+    ]
     out.append("Factories: " + "  ".join(facs))
     tile = "  + starting-player tile" if state.tile < 0 else ""
     out.append(f"Centre:    {pieces(state.sources[:NC])}{tile}")
@@ -50,8 +55,9 @@ def render_text(state: SintraState) -> str:
             marks.append("to move")
         extra = f"  ({', '.join(marks)})" if marks else ""
         track = comps.track[state.track[p]]
-        out.append(f"Seat {p}: score {state.points[p]}  broken glass {track} "
-                   f"(lost {state.lost[p]}){extra}")
+        out.append(
+            f"Seat {p}: score {state.points[p]}  broken glass {track} (lost {state.lost[p]}){extra}"
+        )
         g = state.glazier[p]
         out.append("    glazier   " + "   ".join("v" if s == g else " " for s in range(SLOTS)))
         out.append("    strip     " + "   ".join(str(s + 1) for s in range(SLOTS)))
@@ -71,8 +77,12 @@ def render_text(state: SintraState) -> str:
             out.append("              " + "   ".join(row))
         w = p * WINDOW_FRAMES
         for frame, label in ((0, "win top"), (1, "win bot")):
-            row = [letters[state.windows[w + 2 * s + frame]]
-                   if state.windows[w + 2 * s + frame] >= 0 else "." for s in range(SLOTS)]
+            row = [
+                letters[state.windows[w + 2 * s + frame]]
+                if state.windows[w + 2 * s + frame] >= 0
+                else "."
+                for s in range(SLOTS)
+            ]
             out.append(f"    {label:<10}" + "   ".join(row))
         out.append("    value     " + "   ".join(str(v) for v in values))
     out.append("(empty spaces show their colour in lower case, * a joker space)")

@@ -36,6 +36,11 @@ KIND_NAMES = ("play", "keep", "over")
 FIRST, STRIP, SIDE, ORDER, INDICATOR, FACTORY = range(6)
 CELLS = SLOTS * SPACES
 WINDOW_FRAMES = SLOTS * FRAMES
+FULL = (1 << SPACES) - 1
+BITS5 = [tuple(i for i in range(NC) if m >> i & 1) for m in range(1 << NC)]
+BITS8 = [tuple(i for i in range(SLOTS) if m >> i & 1) for m in range(1 << SLOTS)]
+# the target slots of a play for a slot mask; none reachable means every piece breaks
+TARGET_LISTS = [BITS8[m] or (BREAK,) for m in range(1 << SLOTS)]
 
 
 class SintraState(State):
@@ -46,6 +51,7 @@ class SintraState(State):
         "bag",
         "cells",
         "deals",
+        "fills",
         "game",
         "glazier",
         "hist",
@@ -78,6 +84,7 @@ class SintraState(State):
         self.strips = [-1] * n * SLOTS
         self.sides = [0] * n * SLOTS
         self.cells = [-1] * n * CELLS
+        self.fills = [0] * n * SLOTS  # per slot, a 5-bit mask of the spaces holding a piece
         self.windows = [-1] * n * WINDOW_FRAMES  # (slot * 2 + 0 top / 1 bottom)
         self.glazier = [0] * n  # rules 2.5: above slot 1
         self.track = [0] * n  # broken-glass marker, 0 = top space
@@ -104,8 +111,11 @@ class SintraState(State):
             self._draw_all()
 
     def _factory_deals(self) -> list[tuple[int, int, int]]:
-        return [(FACTORY, f, 0) for f in range(1, self.game.factories + 1)
-                for _ in range(PIECES_PER_FACTORY)]
+        return [
+            (FACTORY, f, 0)
+            for f in range(1, self.game.factories + 1)
+            for _ in range(PIECES_PER_FACTORY)
+        ]
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> SintraState:
@@ -118,6 +128,7 @@ class SintraState(State):
         s.strips = self.strips[:]
         s.sides = self.sides[:]
         s.cells = self.cells[:]
+        s.fills = self.fills[:]
         s.windows = self.windows[:]
         s.glazier = self.glazier[:]
         s.track = self.track[:]
@@ -191,26 +202,20 @@ class SintraState(State):
                 return slot
         return -1
 
-    def _accepts(self, p: int) -> list[int]:
-        """Per slot, the bitmask of colours an empty space of its strip takes (0: none, or no
-        strip, or left of the glazier): the reachable strips of rules 3.2."""
-        out = [0] * SLOTS
-        strips = self.game.components.strips
-        all_colors = (1 << NC) - 1
+    def _reach(self, p: int) -> list[int]:
+        """Per colour, the bitmask of slots whose strip can take a piece of it: reachable
+        (the glazier's slot or to its right) and with an empty space of that colour or a joker
+        (rules 3.2)."""
+        reach = [0] * NC
+        accept = self.game.accept
+        strips, sides, fills = self.strips, self.sides, self.fills
         for slot in range(self.glazier[p], SLOTS):
             i = p * SLOTS + slot
-            strip = self.strips[i]
-            if strip < 0:
+            if strips[i] < 0:
                 continue
-            pat = strips[strip][self.sides[i]]
-            base = i * SPACES
-            mask = 0
-            for k in range(SPACES):
-                if self.cells[base + k] < 0:
-                    c = pat[k]
-                    mask |= all_colors if c == JOKER else 1 << c
-            out[slot] = mask
-        return out
+            for c in BITS5[accept[strips[i] * 2 + sides[i]][fills[i]]]:
+                reach[c] |= 1 << slot
+        return reach
 
     def legal_actions(self) -> list[int]:
         if self.deals:
@@ -221,21 +226,16 @@ class SintraState(State):
         p = self.player
         if self.kind == KEEPING:
             base = (p * SLOTS + self.keep_slot) * SPACES
-            present = set(self.cells[base:base + SPACES])
+            present = set(self.cells[base : base + SPACES])
             return [space.keep_base + c for c in sorted(present)]
-        accepts = self._accepts(p)
-        targets = []
-        for c in range(NC):
-            bit = 1 << c
-            targets.append([t for t in range(SLOTS) if accepts[t] & bit] or [BREAK])
-        out = []
+        targets = [TARGET_LISTS[m] for m in self._reach(p)]
+        out: list[int] = []
         src = self.sources
         for s in range(self.game.factories + 1):
             b = s * NC
             for c in range(NC):
                 if src[b + c]:
-                    base = (b + c) * (SLOTS + 1)
-                    out += [base + t for t in targets[c]]
+                    out.extend(map(((b + c) * (SLOTS + 1)).__add__, targets[c]))
         left = self.leftmost_strip(p)
         if left >= 0 and self.glazier[p] != left:
             out.append(space.back)
@@ -261,7 +261,7 @@ class SintraState(State):
         return [(c, k / total) for c, k in enumerate(self.bag) if k]
 
     def _free_strips(self, p: int) -> list[int]:
-        used = set(self.strips[p * SLOTS:(p + 1) * SLOTS])
+        used = set(self.strips[p * SLOTS : (p + 1) * SLOTS])
         return [x for x in range(SLOTS) if x not in used]
 
     def _free_order_colors(self) -> list[int]:
@@ -338,9 +338,7 @@ class SintraState(State):
         name = self.game.components.colors[c]
         if not src[b + c]:
             raise IllegalMoveError(f"{where} has no {name} piece")
-        accepts = self._accepts(p)
-        bit = 1 << c
-        targets = [t for t in range(SLOTS) if accepts[t] & bit]
+        targets = list(BITS8[self._reach(p)[c]])
         if target == BREAK and targets:
             raise IllegalMoveError(
                 f"strip {targets[0] + 1} takes {name}: pieces break only when no reachable "
@@ -368,7 +366,7 @@ class SintraState(State):
             self._break(p, n - placed)
             self.tower[c] += n - placed
         base = (p * SLOTS + target) * SPACES
-        strip = self.cells[base:base + SPACES]
+        strip = self.cells[base : base + SPACES]
         if min(strip) < 0:
             self._end_turn()
             return
@@ -404,12 +402,13 @@ class SintraState(State):
                     return placed
                 if cells[base + k] < 0 and pat[k] == want:
                     cells[base + k] = c
+                    self.fills[p * SLOTS + slot] |= 1 << k
                     placed += 1
         return placed
 
     def _strip_colors(self) -> list[int]:
         base = (self.player * SLOTS + self.keep_slot) * SPACES
-        return sorted(set(self.cells[base:base + SPACES]))
+        return sorted(set(self.cells[base : base + SPACES]))
 
     def _keep(self, c: int) -> None:
         """Rules 3.3b-c: one piece to the window, the rest to the tower; flip or remove the
@@ -418,7 +417,7 @@ class SintraState(State):
         slot = self.keep_slot
         i = p * SLOTS + slot
         base = i * SPACES
-        strip = self.cells[base:base + SPACES]
+        strip = self.cells[base : base + SPACES]
         if c not in strip:
             name = self.game.components.colors[c] if 0 <= c < NC else str(c)
             raise IllegalMoveError(f"the completed strip has no {name} piece to keep")
@@ -426,6 +425,7 @@ class SintraState(State):
             self.tower[strip[k]] += 1
             self.cells[base + k] = -1
         self.tower[c] -= 1
+        self.fills[i] = 0
         w = p * WINDOW_FRAMES + slot * FRAMES
         if self.windows[w] < 0:
             self.windows[w] = c
@@ -499,12 +499,12 @@ class SintraState(State):
         floor = self.game.options["score_floor"]
         side_a = self.game.options["side"] == "A"
         for p in range(self.game.players):
-            on_strips = sum(1 for x in self.cells[p * CELLS:(p + 1) * CELLS] if x >= 0)
+            on_strips = sum(1 for x in self.cells[p * CELLS : (p + 1) * CELLS] if x >= 0)
             score = self.points[p] + on_strips // LEFTOVER_DIVISOR
             loss = -comps.track[self.track[p]]
             score = deduct(score, loss, floor)
             self.lost[p] += loss
-            frames = self.windows[p * WINDOW_FRAMES:(p + 1) * WINDOW_FRAMES]
+            frames = self.windows[p * WINDOW_FRAMES : (p + 1) * WINDOW_FRAMES]
             if side_a:
                 for ornament in comps.ornaments:
                     score += ORNAMENT_BONUS[sum(1 for f in ornament if frames[f] >= 0)]
