@@ -5,10 +5,11 @@ Every bot, runner, server and adapter talks to games only through what is define
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from azul.core.errors import IllegalMoveError
+from azul.core.errors import IllegalMoveError, OptionError, PositionError
 
 CHANCE = -1
 """``current_player()`` while a random draw is due (only with ``explicit_chance=True``)."""
@@ -44,10 +45,24 @@ class Game:
 
     def new_initial_state(self, seed: int = 0) -> State:
         """A fresh game; every random draw comes from ``seed`` unless chance is explicit."""
-        raise NotImplementedError
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"seed: {seed!r} is not an int")
+        return self._new_state(seed)
 
     def state_from_json(self, doc: dict | str, seed: int | None = None) -> State:
-        """Load a position document (dict or JSON text), validating all of it."""
+        """Load a position document (dict or JSON text), validating all of it. ``seed``
+        replaces the stored generator state."""
+        if isinstance(doc, str):
+            try:
+                doc = json.loads(doc)
+            except json.JSONDecodeError as e:
+                raise PositionError(f"not valid JSON: {e}") from None
+        return self._read_position(doc, seed)
+
+    def _new_state(self, seed: int) -> State:
+        raise NotImplementedError
+
+    def _read_position(self, doc: Any, seed: int | None) -> State:
         raise NotImplementedError
 
     def notation_help(self) -> str:

@@ -64,3 +64,60 @@ def boolean(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
         raise PositionError(f"{field}: {value!r} is not true or false")
     return value
+
+
+FORMAT = "azul-position"
+VERSION = 1
+
+
+def header(doc: Any, game: Any, known: set[str], optional: set[str]) -> dict:
+    """The parts every position shares: the fields, format, version, game and its options."""
+    if not isinstance(doc, dict):
+        raise PositionError(f"a position is a JSON object, not {type(doc).__name__}")
+    fields(doc, "", known, optional)
+    if doc["format"] != FORMAT:
+        raise PositionError(f"format: {doc['format']!r} is not {FORMAT!r}")
+    if doc["version"] != VERSION:
+        raise PositionError(f"version: {doc['version']!r} is not supported (this reads {VERSION})")
+    if doc["game"] != game.name:
+        raise PositionError(f"game: {doc['game']!r} is not {game.name!r}")
+    options = doc.get("options")
+    if options is None:
+        return doc
+    if not isinstance(options, dict):
+        raise PositionError("options: expected an object")
+    for key, value in options.items():
+        if key not in game.options:
+            raise PositionError(f"options.{key}: unknown option")
+        if value != game.options[key]:
+            raise PositionError(
+                f"options.{key}: the position says {value!r}, the game has {game.options[key]!r}"
+            )
+    return doc
+
+
+def generator(doc: dict, explicit_chance: bool, seed: int | None) -> int:
+    """The generator state: a caller's seed, else the stored one; needed unless chance is
+    explicit (then the caller supplies every draw)."""
+    from azul.core.rng import MASK64, seed_state
+
+    if seed is not None:
+        return seed_state(seed)
+    if doc.get("rng") is not None:
+        return integer(doc["rng"], "rng", 0, MASK64)
+    if explicit_chance:
+        return 0
+    raise PositionError("rng: missing; include it or pass seed= to draw future pieces")
+
+
+def history(doc: dict) -> list[int]:
+    hist = doc.get("history", [])
+    if not isinstance(hist, list):
+        raise PositionError("history: expected a list of action ids")
+    return [integer(a, f"history[{i}]", 0) for i, a in enumerate(hist)]
+
+
+def choice(value: Any, field: str, names: Sequence[str]) -> int:
+    if value not in names:
+        raise PositionError(f"{field}: {value!r} is not one of {', '.join(names)}")
+    return list(names).index(value)

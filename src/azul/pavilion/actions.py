@@ -34,8 +34,6 @@ _TAKE_RE = re.compile(r"^(?:f(\d+)|c|centre|center)\s*:\s*(\w+)$")
 _PLACE_RE = re.compile(r"^(\w+?)\s*@\s*([a-z]+)\s*(\d)\s*(?:\+\s*(\d)\s*w?)?$")
 _PASS_RE = re.compile(r"^pass(?:\s*:\s*([a-z]+))?$")
 _BONUS_RE = re.compile(r"^s\s*:\s*(\w+)$")
-_DRAW_RE = re.compile(r"^draw\s*:\s*(\w+)$")
-_FIRST_RE = re.compile(r"^first\s*:\s*(\d+)$")
 
 
 def color_letter(c: int) -> str:
@@ -165,13 +163,3 @@ class ActionSpace:
 
 def chance_to_string(is_first_player: bool, outcome: int) -> str:
     return f"first:{outcome}" if is_first_player else f"draw:{color_letter(outcome)}"
-
-
-def chance_from_string(text: str) -> tuple[bool, int]:
-    """Parse ``draw:R`` or ``first:1`` into (is_first_player, outcome)."""
-    s = text.strip().lower() if isinstance(text, str) else ""
-    if m := _DRAW_RE.match(s):
-        return False, parse_color(m.group(1))
-    if m := _FIRST_RE.match(s):
-        return True, int(m.group(1))
-    raise IllegalMoveError(f"cannot read chance outcome {text!r}: expected 'draw:R' or 'first:0'")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
 from azul.core.api import Game, GameInfo
-from azul.core.errors import OptionError, PositionError
+from azul.core.errors import OptionError
+from azul.core.options import check_options
 from azul.pavilion import data
 from azul.pavilion.actions import ActionSpace
 from azul.pavilion.state import PavilionState
@@ -57,33 +57,11 @@ _BOARD_ALIASES = {"coloured": "coloured", "colored": "coloured", "grey": "grey",
 
 
 def _check_options(options: dict[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise OptionError(
-            f"unknown option(s) {', '.join(unknown)} for pavilion: known are {', '.join(DEFAULTS)}"
-        )
-    opts = {**DEFAULTS, **options}
-    players = opts["players"]
-    if isinstance(players, bool) or players not in data.FACTORIES:
-        raise OptionError(f"players: {players!r} is not 2, 3 or 4")
+    opts = check_options("pavilion", options, DEFAULTS, CHOICES, tuple(data.FACTORIES))
     board = opts["board"]
     if not isinstance(board, str) or board.lower() not in _BOARD_ALIASES:
         raise OptionError(f"board: {board!r} is not 'coloured' or 'grey'")
     opts["board"] = _BOARD_ALIASES[board.lower()]
-    floor = opts["score_floor"]
-    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int)):
-        raise OptionError(f"score_floor: {floor!r} is not an int or None")
-    first = opts["first_player"]
-    if first is not None and (
-        isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players
-    ):
-        raise OptionError(f"first_player: {first!r} is not None or a seat 0..{players - 1}")
-    if not isinstance(opts["explicit_chance"], bool):
-        raise OptionError(f"explicit_chance: {opts['explicit_chance']!r} is not true or false")
-    for key, allowed in CHOICES.items():
-        if opts[key] not in allowed:
-            values = " or ".join(repr(v) for v in allowed)
-            raise OptionError(f"{key}: {opts[key]!r} is not supported: use {values}")
     return opts
 
 
@@ -141,20 +119,12 @@ class PavilionGame(Game):
             + sum(data.NUMBER_BONUS.values())
         )
 
-    def new_initial_state(self, seed: int = 0) -> PavilionState:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise OptionError(f"seed: {seed!r} is not an int")
+    def _new_state(self, seed: int) -> PavilionState:
         return PavilionState(self, seed)
 
-    def state_from_json(self, doc: dict | str, seed: int | None = None) -> PavilionState:
-        """Load a position of this game; its options must match this game's."""
+    def _read_position(self, doc: Any, seed: int | None) -> PavilionState:
         from azul.pavilion.position import state_from_json
 
-        if isinstance(doc, str):
-            try:
-                doc = json.loads(doc)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"not valid JSON: {e}") from None
         return state_from_json(self, doc, seed)
 
     def notation_help(self) -> str:

@@ -8,8 +8,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from azul.core.errors import PositionError
-from azul.core.rng import MASK64, seed_state
-from azul.core.validate import boolean, color, counts, fields, integer, seat, write_counts
+from azul.core.validate import (
+    FORMAT,
+    VERSION,
+    boolean,
+    choice,
+    color,
+    counts,
+    fields,
+    generator,
+    header,
+    history,
+    integer,
+    seat,
+    write_counts,
+)
 from azul.pavilion import data
 from azul.pavilion.actions import space_code
 from azul.pavilion.state import (
@@ -27,8 +40,6 @@ from azul.pavilion.tables import POPCOUNT
 if TYPE_CHECKING:
     from azul.pavilion.game import PavilionGame
 
-FORMAT = "azul-position"
-VERSION = 1
 NC = data.NUM_COLORS
 _TOP_FIELDS = {
     "format",
@@ -139,22 +150,11 @@ def _read_deal(value: Any, field: str, factories: int) -> int:
 
 def state_from_json(game: PavilionGame, doc: Any, seed: int | None = None) -> PavilionState:
     """Build a state from a position document, or raise PositionError naming the bad field."""
-    if not isinstance(doc, dict):
-        raise PositionError(f"a position is a JSON object, not {type(doc).__name__}")
-    fields(doc, "", _TOP_FIELDS, _TOP_FIELDS - _REQUIRED)
-    if doc["format"] != FORMAT:
-        raise PositionError(f"format: {doc['format']!r} is not {FORMAT!r}")
-    if doc["version"] != VERSION:
-        raise PositionError(f"version: {doc['version']!r} is not supported (this reads {VERSION})")
-    if doc["game"] != game.name:
-        raise PositionError(f"game: {doc['game']!r} is not {game.name!r}")
-    _check_options_match(game, doc.get("options"))
+    header(doc, game, _TOP_FIELDS, _TOP_FIELDS - _REQUIRED)
     n = game.players
     s = PavilionState(game, setup=False)
     s.round = _int(doc["round"], "round", 1, data.ROUNDS)
-    if doc["decision"] not in KIND_NAMES:
-        raise PositionError(f"decision: {doc['decision']!r} is not one of {', '.join(KIND_NAMES)}")
-    s.kind = KIND_NAMES.index(doc["decision"])
+    s.kind = choice(doc["decision"], "decision", KIND_NAMES)
     s.player = seat(doc["to_move"], "to_move", n)
     s.start = seat(doc["start_player"], "start_player", n)
     s.token = -1 if doc["token"] is None else seat(doc["token"], "token", n)
@@ -179,34 +179,10 @@ def state_from_json(game: PavilionGame, doc: Any, seed: int | None = None) -> Pa
     if not isinstance(deals, list):
         raise PositionError("pending_draws: expected a list")
     s.deals = [_read_deal(d, f"pending_draws[{i}]", game.factories) for i, d in enumerate(deals)]
-    if seed is not None:  # a caller's seed replaces the stored generator state
-        s._rng = seed_state(seed)
-    elif doc.get("rng") is not None:
-        s._rng = _int(doc["rng"], "rng", 0, MASK64)
-    elif game.explicit_chance:
-        s._rng = 0  # never used: the caller supplies every draw
-    else:
-        raise PositionError("rng: missing; include it or pass seed= to draw future tiles")
-    hist = doc.get("history", [])
-    if not isinstance(hist, list):
-        raise PositionError("history: expected a list of action ids")
-    s.hist = [_int(a, f"history[{i}]", 0) for i, a in enumerate(hist)]
+    s._rng = generator(doc, game.explicit_chance, seed)
+    s.hist = history(doc)
     _check_consistency(game, s)
     return s
-
-
-def _check_options_match(game: PavilionGame, options: Any) -> None:
-    if options is None:
-        return
-    if not isinstance(options, dict):
-        raise PositionError("options: expected an object")
-    for key, value in options.items():
-        if key not in game.options:
-            raise PositionError(f"options.{key}: unknown option")
-        if value != game.options[key]:
-            raise PositionError(
-                f"options.{key}: the position says {value!r}, the game has {game.options[key]!r}"
-            )
 
 
 def _read_player(game: PavilionGame, s: PavilionState, p: int, pl: Any) -> None:

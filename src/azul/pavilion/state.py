@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from azul.core.api import CHANCE, TERMINAL, State
+from azul.core.dealt import DealtState
 from azul.core.errors import AzulError, IllegalMoveError
 from azul.core.rng import next_below, next_weighted, seed_state
 from azul.core.scoring import deduct
@@ -18,7 +18,6 @@ from azul.pavilion.actions import (
     PASS,
     PLACE,
     TAKE,
-    chance_from_string,
     chance_to_string,
     space_name,
 )
@@ -50,8 +49,11 @@ def _take_ids(w: int, base: int, counts: list[int]) -> tuple[int, ...]:
 _TAKES: dict[tuple[int, ...], tuple[int, ...]] = {}  # memo of _take_ids
 
 
-class PavilionState(State):
+class PavilionState(DealtState):
     """A position of Summer Pavilion."""
+
+    KIND_NAMES = KIND_NAMES
+    OVER = OVER
 
     __slots__ = (
         "_rng",
@@ -136,31 +138,10 @@ class PavilionState(State):
         s._rng = self._rng
         return s
 
-    def reseed(self, seed: int) -> None:
-        """Replace the generator's state, e.g. to sample a different future in search."""
-        self._rng = seed_state(seed)
-
     # ------------------------------------------------------------------ queries
-    def current_player(self) -> int:
-        if self.deals:
-            return CHANCE
-        if self.kind == OVER:
-            return TERMINAL
-        return self.player
-
-    def decision(self) -> str:
-        """What the player to move decides: 'take', 'place', 'bonus', 'chance' or 'over'."""
-        return "chance" if self.deals else KIND_NAMES[self.kind]
-
     def wild(self) -> int:
         """The wild colour of the current round (rules 3.2)."""
         return data.WILD_BY_ROUND[self.round]
-
-    def scores(self) -> list[int]:
-        return self.points[:]
-
-    def history(self) -> list[int]:
-        return self.hist[:]
 
     def count_pieces(self) -> int:
         return (
@@ -271,34 +252,12 @@ class PavilionState(State):
         return [(c, k / total) for c, k in enumerate(self.bag) if k]
 
     # ------------------------------------------------------------------ notation
-    def action_to_string(self, action: int) -> str:
-        action = self.check_action_type(action)
-        if self.deals:
-            return chance_to_string(self.deals[0] == FIRST_PLAYER, action)
-        return self.game.actions.to_string(action)
-
-    def string_to_action(self, text: str) -> int:
-        if self.deals:
-            is_first, outcome = chance_from_string(text)
-            if is_first != (self.deals[0] == FIRST_PLAYER):
-                what = "the first player" if self.deals[0] == FIRST_PLAYER else "a tile"
-                raise IllegalMoveError(f"the pending draw is {what}, not {text!r}")
-            return outcome
-        return self.game.actions.from_string(text)
+    def _chance_string(self, outcome: int) -> str:
+        return chance_to_string(self.deals[0] == FIRST_PLAYER, outcome)
 
     # ------------------------------------------------------------------ moves
-    def apply_action(self, action: int) -> None:
-        """Apply a legal action; an illegal one raises IllegalMoveError and changes nothing."""
-        action = self.check_action_type(action)
-        if self.deals:
-            self._apply_chance(action)
-            self.hist.append(action)
-            return
-        if self.kind == OVER:
-            raise IllegalMoveError("the game is over")
+    def _move(self, action: int) -> None:
         space = self.game.actions
-        if not 0 <= action < space.size:
-            raise IllegalMoveError(f"action {action} is outside 0..{space.size - 1}")
         what, x, y, z = space.decode[action]
         kind = self.kind
         if kind == ACQUIRE:
@@ -323,9 +282,6 @@ class PavilionState(State):
             raise IllegalMoveError(
                 f"{space.to_string(action)}: now is the time to place a tile or pass"
             )
-        self.hist.append(action)
-        if self.deals and not self.game.explicit_chance:
-            self._draw_all()
 
     def _take(self, source: int, c: int) -> None:
         """Phase 1: take tiles from a factory or the centre (rules 4.2-4.4)."""

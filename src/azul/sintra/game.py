@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from azul.core.api import Game, GameInfo
-from azul.core.errors import OptionError, PositionError
+from azul.core.errors import OptionError
+from azul.core.options import check_options
 from azul.sintra import data
 from azul.sintra.actions import ActionSpace
 from azul.sintra.state import SintraState
@@ -38,35 +38,13 @@ CHOICES: dict[str, tuple[str, ...]] = {
 
 
 def _check_options(options: dict[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise OptionError(
-            f"unknown option(s) {', '.join(unknown)} for sintra: known are {', '.join(DEFAULTS)}"
-        )
-    opts = {**DEFAULTS, **options}
-    players = opts["players"]
-    if isinstance(players, bool) or players not in data.FACTORIES:
-        raise OptionError(f"players: {players!r} is not 2, 3 or 4")
+    opts = check_options("sintra", options, DEFAULTS, CHOICES, tuple(data.FACTORIES))
     side = opts["side"]
     if not isinstance(side, str) or side.upper() not in data.SIDES:
         raise OptionError(f"side: {side!r} is not 'A' or 'B'")
     opts["side"] = side.upper()
-    floor = opts["score_floor"]
-    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int)):
-        raise OptionError(f"score_floor: {floor!r} is not an int or None")
-    first = opts["first_player"]
-    if first is not None and (
-        isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players
-    ):
-        raise OptionError(f"first_player: {first!r} is not None or a seat 0..{players - 1}")
-    if not isinstance(opts["explicit_chance"], bool):
-        raise OptionError(f"explicit_chance: {opts['explicit_chance']!r} is not true or false")
     if opts["components"] is not None and not isinstance(opts["components"], str):
         raise OptionError(f"components: {opts['components']!r} is not a file path")
-    for key, allowed in CHOICES.items():
-        if opts[key] not in allowed:
-            values = " or ".join(repr(v) for v in allowed)
-            raise OptionError(f"{key}: {opts[key]!r} is not supported: use {values}")
     return opts
 
 
@@ -126,9 +104,7 @@ class SintraGame(Game):
         end = max(40, data.SLOTS * data.FRAMES * data.SLOTS)
         return takes * (data.SPACES + per_window) + end
 
-    def new_initial_state(self, seed: int = 0) -> SintraState:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise OptionError(f"seed: {seed!r} is not an int")
+    def _new_state(self, seed: int) -> SintraState:
         return SintraState(self, seed)
 
     def notation_help(self) -> str:
@@ -136,14 +112,9 @@ class SintraGame(Game):
         letters = ", ".join(f"{x} {n}" for x, n in zip(c.letters, c.colors, strict=True))
         return NOTATION_HELP.format(letters=letters, a=c.letters[0], na=c.colors[0], b=c.letters[2])
 
-    def state_from_json(self, doc: dict | str, seed: int | None = None) -> SintraState:
+    def _read_position(self, doc: Any, seed: int | None) -> SintraState:
         from azul.sintra.position import state_from_json
 
-        if isinstance(doc, str):
-            try:
-                doc = json.loads(doc)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"not valid JSON: {e}") from None
         return state_from_json(self, doc, seed)
 
     def state_to_json(self, state: SintraState) -> dict:

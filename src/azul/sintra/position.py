@@ -8,8 +8,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from azul.core.errors import PositionError
-from azul.core.rng import MASK64, seed_state
-from azul.core.validate import color, counts, fields, integer, seat, write_counts
+from azul.core.validate import (
+    FORMAT,
+    VERSION,
+    choice,
+    color,
+    counts,
+    fields,
+    generator,
+    header,
+    history,
+    integer,
+    seat,
+    write_counts,
+)
 from azul.sintra.data import (
     FRAMES,
     JOKER,
@@ -37,8 +49,6 @@ from azul.sintra.state import (
 if TYPE_CHECKING:
     from azul.sintra.game import SintraGame
 
-FORMAT = "azul-position"
-VERSION = 1
 NC = NUM_COLORS
 _TOP = {
     "format",
@@ -179,30 +189,12 @@ def _read_deal(value: Any, field: str, game: SintraGame) -> tuple[int, int, int]
 
 def state_from_json(game: SintraGame, doc: Any, seed: int | None = None) -> SintraState:
     """Build a state from a position document, or raise PositionError naming the bad field."""
-    fields(doc, "", _TOP, _OPTIONAL)
-    if doc["format"] != FORMAT:
-        raise PositionError(f"format: {doc['format']!r} is not {FORMAT!r}")
-    if doc["version"] != VERSION:
-        raise PositionError(f"version: {doc['version']!r} is not supported (this reads {VERSION})")
-    if doc["game"] != game.name:
-        raise PositionError(f"game: {doc['game']!r} is not {game.name!r}")
-    options = doc.get("options") or {}
-    if not isinstance(options, dict):
-        raise PositionError("options: expected an object")
-    for key, value in options.items():
-        if key not in game.options:
-            raise PositionError(f"options.{key}: unknown option")
-        if value != game.options[key]:
-            raise PositionError(
-                f"options.{key}: the position says {value!r}, the game has {game.options[key]!r}"
-            )
+    header(doc, game, _TOP, _OPTIONAL)
     names = game.components.colors
     n = game.players
     s = SintraState(game, setup=False)
     s.round = integer(doc["round"], "round", 1, ROUNDS)
-    if doc["decision"] not in KIND_NAMES:
-        raise PositionError(f"decision: {doc['decision']!r} is not one of {', '.join(KIND_NAMES)}")
-    s.kind = KIND_NAMES.index(doc["decision"])
+    s.kind = choice(doc["decision"], "decision", KIND_NAMES)
     s.player = seat(doc["to_move"], "to_move", n)
     s.start = seat(doc["start_player"], "start_player", n)
     s.tile = -1 if doc["tile"] is None else seat(doc["tile"], "tile", n)
@@ -233,18 +225,8 @@ def state_from_json(game: SintraGame, doc: Any, seed: int | None = None) -> Sint
     if not isinstance(deals, list):
         raise PositionError("pending_draws: expected a list")
     s.deals = [_read_deal(d, f"pending_draws[{i}]", game) for i, d in enumerate(deals)]
-    if seed is not None:
-        s._rng = seed_state(seed)
-    elif doc.get("rng") is not None:
-        s._rng = integer(doc["rng"], "rng", 0, MASK64)
-    elif game.explicit_chance:
-        s._rng = 0
-    else:
-        raise PositionError("rng: missing; include it or pass seed= to draw future pieces")
-    hist = doc.get("history", [])
-    if not isinstance(hist, list):
-        raise PositionError("history: expected a list of action ids")
-    s.hist = [integer(a, f"history[{i}]", 0) for i, a in enumerate(hist)]
+    s._rng = generator(doc, game.explicit_chance, seed)
+    s.hist = history(doc)
     s.fills = [
         sum(1 << k for k in range(SPACES) if s.cells[i * SPACES + k] >= 0) for i in range(n * SLOTS)
     ]

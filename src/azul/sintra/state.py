@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from azul.core.api import CHANCE, TERMINAL, State
+from azul.core.dealt import DealtState
 from azul.core.errors import AzulError, IllegalMoveError
 from azul.core.rng import next_below, next_weighted, seed_state
 from azul.core.scoring import deduct
@@ -43,8 +43,11 @@ BITS8 = [tuple(i for i in range(SLOTS) if m >> i & 1) for m in range(1 << SLOTS)
 TARGET_LISTS = [BITS8[m] or (BREAK,) for m in range(1 << SLOTS)]
 
 
-class SintraState(State):
+class SintraState(DealtState):
     """A position of Stained Glass of Sintra."""
+
+    KIND_NAMES = KIND_NAMES
+    OVER = OVER
 
     __slots__ = (
         "_rng",
@@ -145,28 +148,7 @@ class SintraState(State):
         s._rng = self._rng
         return s
 
-    def reseed(self, seed: int) -> None:
-        """Replace the generator's state, e.g. to sample a different future in search."""
-        self._rng = seed_state(seed)
-
     # ------------------------------------------------------------------ queries
-    def current_player(self) -> int:
-        if self.deals:
-            return CHANCE
-        if self.kind == OVER:
-            return TERMINAL
-        return self.player
-
-    def decision(self) -> str:
-        """What the player to move decides: 'play', 'keep', 'chance' or 'over'."""
-        return "chance" if self.deals else KIND_NAMES[self.kind]
-
-    def scores(self) -> list[int]:
-        return self.points[:]
-
-    def history(self) -> list[int]:
-        return self.hist[:]
-
     def count_pieces(self) -> int:
         on_boards = sum(1 for x in self.cells if x >= 0) + sum(1 for x in self.windows if x >= 0)
         # the pieces set aside for rounds II-VI wait beside the indicator until drawn (rules 2.8)
@@ -269,23 +251,6 @@ class SintraState(State):
         return [c for c in range(NC) if c not in used]
 
     # ------------------------------------------------------------------ notation
-    def action_to_string(self, action: int) -> str:
-        action = self.check_action_type(action)
-        if self.deals:
-            return self._chance_string(action)
-        return self.game.actions.to_string(action)
-
-    def string_to_action(self, text: str) -> int:
-        if self.deals:
-            outcomes = {self._chance_string(a): a for a, _ in self.chance_outcomes()}
-            key = text.strip() if isinstance(text, str) else text
-            if key not in outcomes:
-                raise IllegalMoveError(
-                    f"{text!r} is not an outcome of this draw: {', '.join(outcomes)}"
-                )
-            return outcomes[key]
-        return self.game.actions.from_string(text)
-
     def _chance_string(self, outcome: int) -> str:
         kind = self.deals[0][0]
         if kind == FIRST:
@@ -299,18 +264,8 @@ class SintraState(State):
         return f"draw:{outcome}"
 
     # ------------------------------------------------------------------ moves
-    def apply_action(self, action: int) -> None:
-        """Apply a legal action; an illegal one raises IllegalMoveError and changes nothing."""
-        action = self.check_action_type(action)
-        if self.deals:
-            self._apply_chance(action)
-            self.hist.append(action)
-            return
-        if self.kind == OVER:
-            raise IllegalMoveError("the game is over")
+    def _move(self, action: int) -> None:
         space = self.game.actions
-        if not 0 <= action < space.size:
-            raise IllegalMoveError(f"action {action} is outside 0..{space.size - 1}")
         what, x, y, z = space.decode[action]
         if self.kind == KEEPING:
             if what != KEEP:
@@ -325,9 +280,6 @@ class SintraState(State):
             self._back()
         else:
             raise IllegalMoveError(f"{space.to_string(action)}: no strip was just completed")
-        self.hist.append(action)
-        if self.deals and not self.game.explicit_chance:
-            self._draw_all()
 
     def _play(self, source: int, c: int, target: int) -> None:
         """Action A: take all pieces of a colour, place them on one strip (rules 3.1-3.3)."""
