@@ -73,7 +73,9 @@ def test_chance_notation():
     assert state.current_player() == azul.CHANCE
     assert state.action_to_string(1) == "first:1"
     assert state.string_to_action("first:1") == 1
-    with pytest.raises(azul.IllegalMoveError, match="is not an outcome of this draw: first:0, first:1"):
+    with pytest.raises(
+        azul.IllegalMoveError, match="is not an outcome of this draw: first:0, first:1"
+    ):
         state.string_to_action("draw:R")
     state.apply_action(1)
     assert state.action_to_string(5) == "draw:R"
