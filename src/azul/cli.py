@@ -163,6 +163,50 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_match(args: argparse.Namespace) -> int:
+    from azul.arena import tournament
+    from azul.arena.match import BotSpec
+    from azul.arena.stats import table
+    from azul.bots import Limit
+
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise AzulError("--plot needs matplotlib: pip install -e '.[plot]'") from None
+    bots = [BotSpec.parse(b) for b in args.bots]
+    for spec in bots:  # fail early on an unknown bot or option
+        spec.make(0)
+    limit = None
+    if args.time is not None or args.iterations is not None:
+        limit = Limit(time=args.time, iterations=args.iterations)
+    options = _options(args)
+    players = options.pop("players", None) or 2
+    azul.load_game(args.game, players=players, **options)  # fail early on bad options
+    if args.command == "match":
+        if len(bots) != 2:
+            raise AzulError("a match is between two bots: use 'azul tournament' for more")
+        jobs = tournament.match_jobs(
+            args.game, options, bots, players, args.games, args.seed, limit
+        )
+    else:
+        if len(bots) < 2:
+            raise AzulError("a tournament needs at least two bots")
+        jobs = tournament.tournament_jobs(
+            args.game, options, bots, players, args.games, args.seed, limit
+        )
+    results, stats = tournament.run(
+        jobs, args.backend, args.workers, args.address, progress=not args.quiet
+    )
+    print(table(stats))
+    files = tournament.write(args.out, results, stats, plot=args.plot)
+    print(
+        f"{len(results)} games; results in {', '.join(str(f) for f in files)} "
+        f"and {len(results)} records in {args.out}/records/"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="azul", description=__doc__)
     parser.add_argument("--version", action="version", version=f"azul {azul.__version__}")
@@ -212,6 +256,35 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="print a position document and its legal moves")
     p.add_argument("file", help="a position (.json)")
     p.set_defaults(func=cmd_show)
+
+    for command, what in (
+        ("match", "two bots play each other"),
+        ("tournament", "every pair of bots plays a match"),
+    ):
+        p = sub.add_parser(command, help=what)
+        game_args(p)
+        p.add_argument(
+            "bots",
+            nargs="+",
+            metavar="BOT",
+            help="a bot name with options, e.g. greedy or mcts:iterations=500",
+        )
+        p.add_argument(
+            "--games",
+            type=int,
+            default=20,
+            help="games per match, rounded up to whole mirrored deals (default 20)",
+        )
+        p.add_argument("--seed", type=int, default=0, help="seed of the first deal")
+        p.add_argument("--time", type=float, help="seconds per move for every bot")
+        p.add_argument("--iterations", type=int, help="iterations per move (search bots)")
+        p.add_argument("--backend", choices=["local", "ray"], default="local")
+        p.add_argument("--workers", type=int, default=1, help="processes or Ray workers")
+        p.add_argument("--address", help="address of an existing Ray cluster")
+        p.add_argument("--out", default="azul-results", help="folder for the results")
+        p.add_argument("--plot", action="store_true", help="also write scores.png")
+        p.add_argument("--quiet", action="store_true", help="no progress bar")
+        p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("bench", help="measure the engine's speed on random games")
     game_args(p, game_required=False)

@@ -1,21 +1,34 @@
-"""Bots that play any game on the API. For now: the uniformly random bot."""
+"""Bots that play any game on the API: random, greedy, heuristic and MCTS.
+
+>>> bot = azul.bots.make("mcts", iterations=2000, seed=1)
+>>> action = bot.choose(state, Limit(time=0.5))
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from azul.bots.base import Bot, Candidate, Limit
+from azul.bots.greedy import GreedyBot
+from azul.bots.heuristic import HeuristicBot
+from azul.bots.mcts import MCTSBot
 from azul.bots.random_bot import RandomBot
 from azul.core.errors import OptionError
 
-BOTS: dict[str, type] = {RandomBot.name: RandomBot}
+BOTS: dict[str, type[Bot]] = {
+    cls.name: cls for cls in (RandomBot, GreedyBot, HeuristicBot, MCTSBot)
+}
 
 
-def make(name: str, **options: Any):
-    """A bot by name with its options, e.g. ``make("random", seed=1)``."""
+def make(name: str, **options: Any) -> Bot:
+    """A bot by name with its options, e.g. ``make("greedy", seed=1)``."""
     cls = BOTS.get(name)
     if cls is None:
         raise OptionError(f"unknown bot {name!r}: known bots are {', '.join(sorted(BOTS))}")
-    return cls(**options)
+    try:
+        return cls(**options)
+    except TypeError as e:
+        raise OptionError(f"bot {name!r}: {e}") from None
 
 
-__all__ = ["BOTS", "RandomBot", "make"]
+__all__ = ["BOTS", "Bot", "Candidate", "Limit", "make"]

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import random
-
+from azul.bots.base import Bot, Candidate, Limit
 from azul.core.api import State
 
 
-class RandomBot:
+class RandomBot(Bot):
     name = "random"
 
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def choose(self, state: State, limit: object = None) -> int:
-        """A legal action of ``state`` chosen uniformly at random (``limit`` is ignored)."""
+    def choose(self, state: State, limit: Limit | None = None) -> int:
+        self._check(state)
         return self.rng.choice(state.legal_actions())
+
+    def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
+        """Every legal action with value 0, in a random order."""
+        self._check(state)
+        legal = state.legal_actions()
+        self.rng.shuffle(legal)
+        return [Candidate(a, state.action_to_string(a), 0.0) for a in legal]

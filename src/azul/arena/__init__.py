@@ -1,0 +1,1 @@
+"""Matches and tournaments between bots: seat rotation, mirrored deals, statistics, ratings."""

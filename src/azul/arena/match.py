@@ -1,0 +1,141 @@
+"""Playing one game between bots, and the plan of games of a match (rotated seats, mirrored
+deals)."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from itertools import permutations
+from typing import Any
+
+from azul import load_game
+from azul.bots import Limit, make
+from azul.core.api import CHANCE
+from azul.core.records import Record
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot as a name and options, e.g. ``mcts:iterations=500``; made afresh for each game."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        import json
+
+        name, _, rest = text.partition(":")
+        options = []
+        for part in filter(None, rest.split(",")):
+            key, sep, value = part.partition("=")
+            if not sep:
+                from azul.core.errors import OptionError
+
+                raise OptionError(f"bot option {part!r} is not KEY=VALUE (in {text!r})")
+            try:
+                options.append((key, json.loads(value)))
+            except json.JSONDecodeError:
+                options.append((key, value))
+        return cls(name, tuple(options))
+
+    @property
+    def label(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.options)
+        return f"{self.name}:{opts}" if opts else self.name
+
+    def make(self, seed: int):
+        return make(self.name, **{**dict(self.options), "seed": seed})
+
+
+@dataclass
+class GameResult:
+    """One finished game: who sat where, the scores, and the record of its actions."""
+
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[str]
+    scores: list[int]
+    returns: list[float]
+    winners: list[int]
+    actions: list[int] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)  # seat, or CHANCE, of each action
+    think: list[float] = field(default_factory=list)  # seconds per seat
+    decisions: list[int] = field(default_factory=list)  # decisions per seat
+
+    def record(self) -> Record:
+        """The game record, to save and replay."""
+        return Record(
+            self.game,
+            self.options,
+            self.seed,
+            list(self.actions),
+            list(self.moves),
+            list(self.movers),
+            list(self.scores),
+        )
+
+
+def play_game(
+    game_name: str,
+    options: dict[str, Any],
+    seats: list[BotSpec],
+    seed: int,
+    limit: Limit | None = None,
+) -> GameResult:
+    """Play one game from ``seed`` with one bot per seat (each seeded from the game seed)."""
+    game = load_game(game_name, **options)
+    state = game.new_initial_state(seed)
+    bots = [spec.make(seed * 7919 + i) for i, spec in enumerate(seats)]
+    chance = random.Random(seed)
+    think = [0.0] * len(seats)
+    decisions = [0] * len(seats)
+    moves, movers = [], []
+    while not state.is_terminal():
+        p = state.current_player()
+        if p == CHANCE:
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            action = chance.choices(outcomes, probs)[0]
+        else:
+            start = time.perf_counter()
+            action = bots[p].choose(state, limit)
+            think[p] += time.perf_counter() - start
+            decisions[p] += 1
+        moves.append(state.action_to_string(action))
+        movers.append(p)
+        state.apply_action(action)
+    return GameResult(
+        game_name,
+        dict(game.options),
+        seed,
+        [s.label for s in seats],
+        state.scores(),
+        state.returns(),
+        state.winners(),
+        state.history(),
+        moves,
+        movers,
+        think,
+        decisions,
+    )
+
+
+def schedule(
+    lineup: list[BotSpec], players: int, deals: int, seed: int
+) -> list[tuple[int, list[BotSpec]]]:
+    """The games of a match: every deal (seed) is played with every seat assignment of the
+    lineup, so no bot gains from a lucky deal or seat. With more seats than bots, the bots
+    repeat in order (A, B, A, B) before the seats are permuted."""
+    seats = [lineup[i % len(lineup)] for i in range(players)]
+    orders = list(dict.fromkeys(permutations(range(players))))
+    assignments = []
+    seen = set()
+    for order in orders:
+        labels = tuple(seats[i].label for i in order)
+        if labels not in seen:
+            seen.add(labels)
+            assignments.append([seats[i] for i in order])
+    return [(seed + d, a) for d in range(deals) for a in assignments]

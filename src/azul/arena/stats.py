@@ -1,0 +1,142 @@
+"""Statistics of a set of games: win rates and mean scores with 95% intervals, ratings."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+
+from azul.arena.match import GameResult
+
+Z95 = 1.959964
+
+
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (shared wins count as fractions)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """Mean and its normal-approximation 95% interval."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean, mean)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
+@dataclass
+class BotStats:
+    bot: str
+    games: int
+    wins: float
+    win_rate: float
+    win_low: float
+    win_high: float
+    mean_score: float
+    score_low: float
+    score_high: float
+    mean_margin: float
+    seconds_per_move: float
+    rating: float | None = None
+    rating_sigma: float | None = None
+
+
+def summarize(results: list[GameResult]) -> list[BotStats]:
+    """Per bot over every seat it held: wins (a shared win counts 1/k), scores, margins over the
+    best other seat, thinking time per decision; plus an openskill rating when available."""
+    wins: dict[str, float] = defaultdict(float)
+    scores: dict[str, list[float]] = defaultdict(list)
+    margins: dict[str, list[float]] = defaultdict(list)
+    think: dict[str, float] = defaultdict(float)
+    decisions: dict[str, int] = defaultdict(int)
+    for r in results:
+        for seat, bot in enumerate(r.seats):
+            scores[bot].append(r.scores[seat])
+            others = [s for i, s in enumerate(r.scores) if i != seat]
+            margins[bot].append(r.scores[seat] - max(others))
+            if seat in r.winners:
+                wins[bot] += 1 / len(r.winners)
+            think[bot] += r.think[seat] if r.think else 0.0
+            decisions[bot] += r.decisions[seat] if r.decisions else 0
+    ratings = rate(results)
+    out = []
+    for bot in sorted(scores, key=lambda b: -wins[b] / len(scores[b])):
+        n = len(scores[bot])
+        low, high = wilson(wins[bot], n)
+        mean, s_low, s_high = mean_interval(scores[bot])
+        mu, sigma = ratings.get(bot, (None, None))
+        out.append(
+            BotStats(
+                bot,
+                n,
+                wins[bot],
+                wins[bot] / n,
+                low,
+                high,
+                mean,
+                s_low,
+                s_high,
+                sum(margins[bot]) / n,
+                think[bot] / decisions[bot] if decisions[bot] else 0.0,
+                mu,
+                sigma,
+            )
+        )
+    return out
+
+
+def rate(results: list[GameResult]) -> dict[str, tuple[float, float]]:
+    """openskill (Plackett-Luce) ratings from every game's ranking; {} without openskill.
+    A bot in several seats of one game is rated once, by its best seat."""
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        return {}
+    model = PlackettLuce()
+    players = {}
+    for r in results:
+        best: dict[str, int] = {}
+        for seat, bot in enumerate(r.seats):
+            best[bot] = max(best.get(bot, r.scores[seat]), r.scores[seat])
+        if len(best) < 2:
+            continue
+        bots = list(best)
+        for b in bots:
+            players.setdefault(b, model.rating(name=b))
+        teams = [[players[b]] for b in bots]
+        new = model.rate(teams, scores=[best[b] for b in bots])
+        for b, team in zip(bots, new, strict=True):
+            players[b] = team[0]
+    return {b: (p.mu, p.sigma) for b, p in players.items()}
+
+
+def as_rows(stats: list[BotStats]) -> list[dict]:
+    return [asdict(s) for s in stats]
+
+
+def table(stats: list[BotStats]) -> str:
+    """The final table, for a terminal."""
+    head = (
+        f"{'bot':<28} {'games':>5} {'win rate':>8} {'95% CI':>13} {'mean score':>10} "
+        f"{'95% CI':>15} {'margin':>7} {'s/move':>7} {'rating':>13}"
+    )
+    lines = [head, "-" * len(head)]
+    for s in stats:
+        rating = f"{s.rating:6.1f}±{s.rating_sigma:4.1f}" if s.rating is not None else "-"
+        lines.append(
+            f"{s.bot:<28} {s.games:>5} {s.win_rate:>8.1%} {s.win_low:>6.1%}-{s.win_high:<6.1%} "
+            f"{s.mean_score:>10.1f} {s.score_low:>7.1f}-{s.score_high:<7.1f} "
+            f"{s.mean_margin:>7.1f} {s.seconds_per_move:>7.3f} {rating:>13}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,174 @@
+"""Monte Carlo tree search for any game on the API.
+
+Open-loop search over information sets: every iteration starts from a private clone of the
+position reseeded from the bot's generator, so unknown draws are sampled from public counts only
+(never from the real generator). Tree nodes are keyed by action; an action's statistics are shared
+by every sampled future in which it is legal, and exploration counts how often it was available
+(single-observer ISMCTS). Leaves are scored by the game's evaluation, as each player's lead over
+the best other player, squashed into -1..1; finished games score their result plus the margin.
+The tree is kept between moves when the game went on along it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from azul.bots.base import Bot, Candidate, Limit, settle_chance
+from azul.bots.evaluation import evaluator
+from azul.core.api import State
+from azul.core.errors import AzulError
+
+
+class Node:
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.total = 0.0  # sum of rewards for the player who chose the action leading here
+        self.available = 0  # times the action leading here was legal when its parent was visited
+
+
+class MCTSBot(Bot):
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = 1000,
+        time: float | None = None,
+        c: float = 0.7,
+        scale: float = 15.0,
+        reuse: bool = True,
+    ):
+        super().__init__(seed)
+        if iterations is None and time is None:
+            raise AzulError("mcts needs an iteration or a time limit")
+        self.default = Limit(time=time, iterations=iterations)
+        self.c = c
+        self.scale = scale
+        self.reuse = reuse
+        self._tree: tuple[State, Node] | None = None
+
+    # -- search ---------------------------------------------------------------------------
+    def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
+        self._check(state)
+        limit = limit or self.default
+        root = self._reused_root(state)
+        deadline = None if limit.time is None else time.perf_counter() + limit.time
+        n = 0
+        evaluate = evaluator(state)
+        while True:
+            if limit.iterations is not None and n >= limit.iterations:
+                break
+            if deadline is not None and n and time.perf_counter() >= deadline:
+                break
+            self._iterate(state, root, evaluate)
+            n += 1
+        if self.reuse:
+            self._tree = (state.clone(), root)
+        legal = state.legal_actions()
+        stats = {a: root.children[a] for a in legal if a in root.children}
+        order = sorted(
+            legal,
+            key=lambda a: (
+                stats[a].visits if a in stats else -1,
+                stats[a].total / stats[a].visits if a in stats and stats[a].visits else -2,
+            ),
+            reverse=True,
+        )
+        return [
+            Candidate(
+                a,
+                state.action_to_string(a),
+                stats[a].total / stats[a].visits if a in stats and stats[a].visits else 0.0,
+                stats[a].visits if a in stats else 0,
+            )
+            for a in order
+        ]
+
+    def _iterate(self, root_state: State, root: Node, evaluate) -> None:
+        s = self.private_clone(root_state)
+        node = root
+        path: list[tuple[Node, int]] = []  # (node, player who chose the action into it)
+        while True:
+            settle_chance(s, self.rng)
+            if s.is_terminal():
+                rewards = self._terminal_rewards(s)
+                break
+            p = s.current_player()
+            legal = s.legal_actions()
+            fresh = [a for a in legal if a not in node.children]
+            if fresh:
+                a = self.rng.choice(fresh)
+                node.children[a] = Node()
+                for b in legal:
+                    if b in node.children:
+                        node.children[b].available += 1
+                child = node.children[a]
+                s.apply_action(a)
+                path.append((child, p))
+                settle_chance(s, self.rng)
+                rewards = (
+                    self._terminal_rewards(s)
+                    if s.is_terminal()
+                    else self._leaf_rewards(s, evaluate)
+                )
+                break
+            best, best_value = legal[0], -math.inf
+            for b in legal:
+                ch = node.children[b]
+                ch.available += 1
+                value = ch.total / ch.visits + self.c * math.sqrt(
+                    math.log(ch.available) / ch.visits
+                )
+                if value > best_value:
+                    best, best_value = b, value
+            node = node.children[best]
+            s.apply_action(best)
+            path.append((node, p))
+        for n, p in path:
+            n.visits += 1
+            n.total += rewards[p]
+
+    def _leaf_rewards(self, s: State, evaluate) -> list[float]:
+        n = s.num_players()
+        values = [evaluate(s, p) for p in range(n)]
+        return [
+            math.tanh((values[p] - max(values[q] for q in range(n) if q != p)) / self.scale)
+            for p in range(n)
+        ]
+
+    def _terminal_rewards(self, s: State) -> list[float]:
+        scores = s.scores()
+        n = len(scores)
+        result = s.returns()
+        return [
+            0.5 * result[p]
+            + 0.5 * math.tanh((scores[p] - max(scores[q] for q in range(n) if q != p)) / self.scale)
+            for p in range(n)
+        ]
+
+    # -- tree reuse -------------------------------------------------------------------------
+    def _reused_root(self, state: State) -> Node:
+        """The subtree for ``state`` if the game went on from the last searched position along
+        actions the tree knows; else a fresh root."""
+        if not self.reuse or self._tree is None:
+            return Node()
+        old_state, old_root = self._tree
+        self._tree = None
+        old, new = old_state.history(), state.history()
+        if len(new) < len(old) or new[: len(old)] != old or old_state.game is not state.game:
+            return Node()
+        walker = old_state.clone()
+        node = old_root
+        for a in new[len(old) :]:
+            if walker.is_chance_node():
+                walker.apply_action(a)  # chance is not part of an open-loop tree
+                continue
+            walker.apply_action(a)
+            node = node.children.get(a)
+            if node is None:
+                return Node()
+        return node
