@@ -1,0 +1,136 @@
+"""Bots: the protocol, determinism, limits, legality everywhere, and small sanity matches."""
+
+import random
+import time
+
+import pytest
+
+import azul
+from azul.arena.match import BotSpec, play_game, schedule
+from azul.bots import Limit, make
+from azul.bots.mcts import MCTSBot
+from azul.testing import play_random
+
+CHEAP = {"random": {}, "greedy": {}, "heuristic": {}, "mcts": {"iterations": 30}}
+
+
+def positions(name, count, seed=0, **options):
+    """Player-to-move positions from random games (chance settled)."""
+    game = azul.load_game(name, **options)
+    rng = random.Random(seed)
+    out = []
+    g = 0
+    while len(out) < count:
+        state = game.new_initial_state(seed + g)
+        g += 1
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            if rng.random() < 0.08:
+                out.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return out[:count]
+
+
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+@pytest.mark.parametrize("bot", sorted(CHEAP))
+def test_bots_only_choose_legal_actions(game, bot):
+    b = make(bot, seed=3, **CHEAP[bot])
+    for state in positions(game, 25, players=3) + positions(game, 10, explicit_chance=True):
+        action = b.choose(state)
+        assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize("bot", sorted(CHEAP))
+def test_analyse_ranks_every_legal_action(bot):
+    b = make(bot, seed=1, **CHEAP[bot])
+    for state in positions("pavilion", 6, seed=4):
+        cands = b.analyse(state)
+        assert sorted(c.action for c in cands) == state.legal_actions()
+        assert all(c.move == state.action_to_string(c.action) for c in cands)
+        key = (lambda c: c.visits) if bot == "mcts" else (lambda c: c.value)
+        assert [key(c) for c in cands] == sorted((key(c) for c in cands), reverse=True)
+        assert b.choose(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("bot", sorted(CHEAP))
+def test_deterministic_under_a_seed(bot):
+    states = positions("sintra", 5, seed=2) + positions("pavilion", 5, seed=2)
+    a = [make(bot, seed=9, **CHEAP[bot]).choose(s) for s in states]
+    b = [make(bot, seed=9, **CHEAP[bot]).choose(s) for s in states]
+    assert a == b
+
+
+@pytest.mark.parametrize("bot", ["greedy", "heuristic", "mcts"])
+def test_bots_never_read_the_generator(bot):
+    """Two states that differ only in the hidden generator state get the same answer."""
+    for state in positions("pavilion", 5, seed=5):
+        other = state.clone()
+        other.reseed(123456)
+        assert make(bot, seed=4, **CHEAP[bot]).choose(state) == make(
+            bot, seed=4, **CHEAP[bot]
+        ).choose(other)
+
+
+def test_mcts_honours_its_time_limit():
+    state = positions("pavilion", 1, seed=6)[0]
+    bot = make("mcts", seed=1, iterations=None, time=0.05)
+    start = time.perf_counter()
+    bot.choose(state)
+    assert time.perf_counter() - start < 0.5  # one iteration past the deadline at most
+    start = time.perf_counter()
+    bot.choose(state, Limit(time=0.1))
+    assert time.perf_counter() - start < 0.6
+
+
+def test_mcts_iterations_and_tree_reuse():
+    game = azul.load_game("pavilion", first_player=0)
+    state = game.new_initial_state(3)
+    bot = MCTSBot(seed=2, iterations=200)
+    cands = bot.analyse(state)
+    assert sum(c.visits for c in cands) == 200
+    action = cands[0].action
+    state.apply_action(action)
+    other = make("random", seed=1)
+    state.apply_action(other.choose(state))
+    kept = bot._reused_root(state)
+    assert kept.visits > 0  # the subtree of the moves played was kept
+
+
+def test_limits_and_options_are_checked():
+    with pytest.raises(azul.AzulError, match="time limit"):
+        Limit(time=0)
+    with pytest.raises(azul.AzulError, match="iteration limit"):
+        Limit(iterations=0)
+    with pytest.raises(azul.OptionError, match="unknown bot 'deep'"):
+        make("deep")
+    with pytest.raises(azul.OptionError, match="bot 'greedy'"):
+        make("greedy", depth=3)
+    with pytest.raises(azul.AzulError, match="needs an iteration or a time limit"):
+        make("mcts", iterations=None, time=None)
+    terminal = play_random(azul.load_game("sintra"), seed=1)
+    with pytest.raises(azul.AzulError, match="only for a player to move"):
+        make("greedy").choose(terminal)
+
+
+def wins_of(game, a, b, deals):
+    total = {a: 0.0, b: 0.0}
+    for seed, seats in schedule([BotSpec.parse(a), BotSpec.parse(b)], 2, deals, 500):
+        r = play_game(game, {}, seats, seed)
+        for i in r.winners:
+            total[r.seats[i]] += 1 / len(r.winners)
+    return total
+
+
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_greedy_beats_random(game):
+    w = wins_of(game, "greedy", "random", 10)
+    assert w["greedy"] >= 18  # of 20 games
+
+
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_heuristic_beats_greedy(game):
+    w = wins_of(game, "heuristic", "greedy", 5)
+    assert w["heuristic"] >= 7  # of 10 games
