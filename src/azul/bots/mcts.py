@@ -21,10 +21,11 @@ from azul.core.errors import AzulError
 
 
 class Node:
-    __slots__ = ("available", "children", "total", "visits")
+    __slots__ = ("available", "children", "order", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
+        self.order: dict[int, int] | None = None  # rank of each action by the evaluation
         self.visits = 0
         self.total = 0.0  # sum of rewards for the player who chose the action leading here
         self.available = 0  # times the action leading here was legal when its parent was visited
@@ -41,6 +42,7 @@ class MCTSBot(Bot):
         c: float = 0.7,
         scale: float = 15.0,
         reuse: bool = True,
+        widen: float = 1.5,
     ):
         super().__init__(seed)
         if iterations is None and time is None:
@@ -49,6 +51,7 @@ class MCTSBot(Bot):
         self.c = c
         self.scale = scale
         self.reuse = reuse
+        self.widen = widen
         self._tree: tuple[State, Node] | None = None
 
     # -- search ---------------------------------------------------------------------------
@@ -99,9 +102,11 @@ class MCTSBot(Bot):
                 break
             p = s.current_player()
             legal = s.legal_actions()
+            if node.visits and self.widen:
+                legal = self._widened(node, s, legal, evaluate)
             fresh = [a for a in legal if a not in node.children]
             if fresh:
-                a = self.rng.choice(fresh)
+                a = fresh[0] if node.order is not None else self.rng.choice(fresh)
                 node.children[a] = Node()
                 for b in legal:
                     if b in node.children:
@@ -131,6 +136,24 @@ class MCTSBot(Bot):
         for n, p in path:
             n.visits += 1
             n.total += rewards[p]
+
+    def _widened(self, node: Node, s: State, legal: list[int], evaluate) -> list[int]:
+        """Progressive widening: on its second visit a node ranks its actions by one ply of
+        the evaluation; then only the best 1 + widen * sqrt(visits) of them are searched."""
+        if node.order is None:
+            p = s.current_player()
+            values = {}
+            for a in legal:
+                child = s.clone()
+                child.apply_action(a)
+                settle_chance(child, self.rng)
+                values[a] = evaluate(child, p)
+            ranked = sorted(legal, key=lambda a: -values[a])
+            node.order = {a: i for i, a in enumerate(ranked)}
+        k = 1 + int(self.widen * math.sqrt(node.visits))
+        order = node.order
+        known = sorted((a for a in legal if a in order), key=order.__getitem__)
+        return known[:k] + [a for a in legal if a not in order][: max(0, k - len(known))]
 
     def _leaf_rewards(self, s: State, evaluate) -> list[float]:
         n = s.num_players()

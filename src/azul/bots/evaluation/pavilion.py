@@ -9,11 +9,25 @@ from __future__ import annotations
 
 from azul.pavilion import data
 from azul.pavilion.state import OVER, PLAY, PavilionState
-from azul.pavilion.tables import POPCOUNT, STRUCTURES_AT
+from azul.pavilion.tables import POPCOUNT
 
 NC = data.NUM_COLORS
 _STRUCTURES = [(sum(1 << sp for sp in spaces), reward) for _, _, spaces, reward in data.STRUCTURES]
 _AVERAGE_STAR = sum(data.STAR_BONUS_BY_COLOR.values()) / NC
+_SQUARES = [(k / 6) ** 2 for k in range(7)]
+
+# The weights, tuned by self-play matches of the heuristic bot.
+WEIGHTS = {
+    "star_early": 0.35,  # share of a star's bonus counted in round 1 ...
+    "star_late": 0.35,  # ... plus this share by round 6 (times (tiles / 6) squared)
+    "number": 0.5,  # share of a number bonus counted (times the cube of the share covered)
+    "structure": 0.5,  # share of a structure's bonus tiles counted when one space is missing
+    "tile": 0.55,  # a tile in hand or kept, rounds 1-5
+    "tile_last": 0.4,  # the same in round 6
+    "tile_cap": 14,  # tiles beyond this are worth nothing
+    "wild": 0.25,  # extra for a tile of the round's wild colour
+    "excess_last": 0.3,  # round 6: cost of each tile beyond 6 (leftovers cost 1 each)
+}
 
 
 def _star_bonus(state: PavilionState, p: int, star: int, count: int) -> float:
@@ -28,31 +42,27 @@ def evaluate(state: PavilionState, p: int) -> float:
         return v
     filled = state.filled[p]
     late = state.round / data.ROUNDS  # bonuses are surer late, hand tiles are worth less
+    w = WEIGHTS
+    star_weight = w["star_early"] + w["star_late"] * late
     for star in range(data.NUM_STARS):
         k = POPCOUNT[(filled >> star * 6) & 63]
         if k:
-            weight = 1.0 if k == 6 else 0.35 + 0.35 * late
-            v += _star_bonus(state, p, star, k) * (k / 6) ** 2 * weight
+            weight = 1.0 if k == 6 else star_weight
+            v += _star_bonus(state, p, star, k) * _SQUARES[k] * weight
     for _number, mask, bonus in state.game.board.number_masks:
-        have = bin(filled & mask).count("1")
-        need = bin(mask).count("1")
+        have = (filled & mask).bit_count()
         if have:
-            v += bonus * (have / need) ** 3 * (1.0 if have == need else 0.5)
+            need = mask.bit_count()
+            v += bonus * (have / need) ** 3 * (1.0 if have == need else w["number"])
     for mask, reward in _STRUCTURES:
-        missing = bin(mask & ~filled).count("1")
-        if missing == 1:
-            v += 0.5 * reward
-    hand = state.hands[p * NC : (p + 1) * NC]
-    kept = state.kept[p * NC : (p + 1) * NC]
-    wild = state.wild()
-    tiles = sum(hand) + sum(kept)
-    value = 0.55 if state.round < data.ROUNDS else 0.4
-    v += value * min(tiles, 14) + 0.25 * hand[wild]
+        missing = mask & ~filled
+        if missing and not missing & (missing - 1):  # exactly one space missing
+            v += w["structure"] * reward
+    b = p * NC
+    hand = state.hands[b : b + NC]
+    tiles = sum(hand) + sum(state.kept[b : b + NC])
+    value = w["tile"] if state.round < data.ROUNDS else w["tile_last"]
+    v += value * min(tiles, w["tile_cap"]) + w["wild"] * hand[data.WILD_BY_ROUND[state.round]]
     if state.kind == PLAY and state.round == data.ROUNDS:
-        v -= 0.3 * max(0, tiles - 6)  # what is left after the last round costs 1 each
+        v -= w["excess_last"] * max(0, tiles - 6)  # leftovers after round 6 cost 1 each
     return v
-
-
-def near_structures(sp: int) -> int:
-    """How many structures a space belongs to (1 or 2): used to prefer busy spaces."""
-    return len(STRUCTURES_AT[sp])
