@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import azul
-from azul.bots import make as make_bot
 from azul.core.errors import AzulError
 from azul.core.records import load_record, record_of, replay
 
@@ -118,7 +117,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     humans = {args.seat} if not args.hotseat else set(range(n))
     if not args.hotseat and not 0 <= args.seat < n:
         raise AzulError(f"--seat {args.seat} is not a seat 0..{n - 1}")
-    bots = {s: make_bot(args.opponent, seed=args.seed + s) for s in range(n) if s not in humans}
+    from azul.arena.match import BotSpec
+
+    spec = BotSpec.parse(args.opponent)
+    bots = {s: spec.make(args.seed + s) for s in range(n) if s not in humans}
     state = game.new_initial_state(args.seed)
     play(state, humans, bots, args.seed, save=args.save)
     return 0
@@ -243,7 +245,11 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--hotseat", action="store_true", help="every seat is a person at this terminal")
-    p.add_argument("--opponent", default="random", help="bot for the other seats (default random)")
+    p.add_argument(
+        "--opponent",
+        default="heuristic",
+        help="bot for the other seats, e.g. random, greedy, mcts:time=0.5 (default heuristic)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots")
     p.add_argument("--save", metavar="FILE", help="save the game record here at the end")
     p.set_defaults(func=cmd_play)
