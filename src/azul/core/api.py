@@ -6,6 +6,7 @@ Every bot, runner, server and adapter talks to games only through what is define
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -15,6 +16,11 @@ CHANCE = -1
 """``current_player()`` while a random draw is due (only with ``explicit_chance=True``)."""
 TERMINAL = -4
 """``current_player()`` once the game is over."""
+
+
+def observation_size(layout: list[tuple[str, tuple[int, ...]]]) -> int:
+    """Length of the flat observation vector of a layout."""
+    return sum(math.prod(shape) for _, shape in layout)
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,7 @@ class GameInfo:
     utility_sum: float = 0.0
     rules_version: str = "1"
     total_pieces: int = 0
+    observation_shape: tuple[int, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -65,6 +72,14 @@ class Game:
     def _read_position(self, doc: Any, seed: int | None) -> State:
         raise NotImplementedError
 
+    def observation_layout(self) -> list[tuple[str, tuple[int, ...]]]:
+        """The named pieces of the flat observation vector, in order, with their shapes."""
+        raise NotImplementedError
+
+    def observe(self, state: State, seat: int, views: dict) -> None:
+        """Fill zeroed arrays shaped as in ``observation_layout`` with what ``seat`` sees."""
+        raise NotImplementedError
+
     def notation_help(self) -> str:
         """A short description of the move notation, with examples, for people."""
         raise NotImplementedError
@@ -80,6 +95,9 @@ class Game:
 
     def num_players(self) -> int:
         return self.info.num_players
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self  # a game never changes after it is made: copies of states share it
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

@@ -5,10 +5,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from azul.core.api import Game, GameInfo
+from azul.core.api import Game, GameInfo, observation_size
 from azul.core.errors import OptionError
 from azul.core.options import check_options
-from azul.pavilion import data
+from azul.pavilion import data, observation
 from azul.pavilion.actions import ActionSpace
 from azul.pavilion.state import PavilionState
 from azul.pavilion.tables import BOARD_TABLES
@@ -93,6 +93,7 @@ class PavilionGame(Game):
             max_score=self._max_score(),
             rules_version=data.RULES_VERSION,
             total_pieces=data.TOTAL_TILES,
+            observation_shape=(observation_size(self.observation_layout()),),
             options=dict(self.options),
         )
 
@@ -126,6 +127,12 @@ class PavilionGame(Game):
         from azul.pavilion.position import state_from_json
 
         return state_from_json(self, doc, seed)
+
+    def observation_layout(self) -> list[tuple[str, tuple[int, ...]]]:
+        return observation.layout(self.players)
+
+    def observe(self, state: PavilionState, seat: int, views: dict) -> None:
+        observation.observe(state, seat, views)
 
     def notation_help(self) -> str:
         return NOTATION_HELP

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul.core.api import Game, GameInfo
+from azul.core.api import Game, GameInfo, observation_size
 from azul.core.errors import OptionError
 from azul.core.options import check_options
-from azul.sintra import data
+from azul.sintra import data, observation
 from azul.sintra.actions import ActionSpace
 from azul.sintra.state import SintraState
 
@@ -83,6 +83,7 @@ class SintraGame(Game):
             max_score=self._max_score(),
             rules_version=data.RULES_VERSION,
             total_pieces=data.TOTAL_PIECES,
+            observation_shape=(observation_size(self.observation_layout()),),
             options=dict(self.options),
         )
 
@@ -106,6 +107,12 @@ class SintraGame(Game):
 
     def _new_state(self, seed: int) -> SintraState:
         return SintraState(self, seed)
+
+    def observation_layout(self) -> list[tuple[str, tuple[int, ...]]]:
+        return observation.layout(self.players, self.factories, len(self.components.track))
+
+    def observe(self, state: SintraState, seat: int, views: dict) -> None:
+        observation.observe(state, seat, views)
 
     def notation_help(self) -> str:
         c = self.components

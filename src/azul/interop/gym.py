@@ -1,0 +1,123 @@
+"""A single-agent Gymnasium environment: one seat against bots.
+
+    >>> from azul.interop.gym import make
+    >>> e = make("pavilion", opponents=["greedy"])
+    >>> obs, info = e.reset(seed=0)
+
+Observations are ``{"observation": float32 vector, "action_mask": 0/1 vector}``. The reward
+comes at the end: the agent's share of ``returns()`` (+1 win, -1 loss, 0 shared by all), or with
+``reward="score"`` its score minus the best other score. An illegal action ends the episode as a
+loss (``info["illegal"]`` says why) unless ``illegal="raise"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+import azul
+from azul.arena.match import BotSpec
+from azul.core.errors import IllegalMoveError, OptionError
+from azul.interop.observation import Observer, action_mask
+
+
+class AzulSingleAgentEnv(gym.Env):
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game: str = "pavilion",
+        opponents: list[str] | None = None,
+        seat: int = 0,
+        reward: str = "win",
+        illegal: str = "lose",
+        render_mode: str | None = None,
+        **options: Any,
+    ):
+        self.game = azul.load_game(game, **options)
+        n = self.game.info.num_players
+        opponents = opponents or ["random"]
+        self.specs = [BotSpec.parse(o) for o in opponents]
+        if len(self.specs) not in (1, n - 1):
+            raise OptionError(f"opponents: give 1 or {n - 1} bots, not {len(self.specs)}")
+        for spec in self.specs:
+            spec.make(0)
+        if not 0 <= seat < n:
+            raise OptionError(f"seat: {seat} is not a seat 0..{n - 1}")
+        if reward not in ("win", "score"):
+            raise OptionError(f"reward: {reward!r} is not 'win' or 'score'")
+        if illegal not in ("lose", "raise"):
+            raise OptionError(f"illegal: {illegal!r} is not 'lose' or 'raise'")
+        if render_mode not in (None, "ansi"):
+            raise OptionError(f"render_mode: {render_mode!r} is not None or 'ansi'")
+        self.seat, self.reward_kind, self.illegal = seat, reward, illegal
+        self.render_mode = render_mode
+        size = self.game.info.num_distinct_actions
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    -np.inf, np.inf, self.game.info.observation_shape, np.float32
+                ),
+                "action_mask": spaces.MultiBinary(size),
+            }
+        )
+        self.action_space = spaces.Discrete(size)
+        self._observer = Observer(self.game)
+        self.state: azul.State | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**31))
+        self.state = self.game.new_initial_state(game_seed)
+        n = self.game.info.num_players
+        others = [s for s in range(n) if s != self.seat]
+        specs = self.specs * (n - 1) if len(self.specs) == 1 else self.specs
+        self.bots = {s: spec.make(game_seed + s) for s, spec in zip(others, specs, strict=False)}
+        self._advance()
+        return self._obs(), {}
+
+    def _advance(self) -> None:
+        """Play chance and the bots until the agent decides or the game ends."""
+        while not self.state.is_terminal():
+            if self.state.is_chance_node():
+                outcomes, probs = zip(*self.state.chance_outcomes(), strict=True)
+                self.state.apply_action(int(self.np_random.choice(outcomes, p=probs)))
+            elif self.state.current_player() != self.seat:
+                p = self.state.current_player()
+                self.state.apply_action(self.bots[p].choose(self.state))
+            else:
+                return
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        obs = self._observer.set_from(self.state, self.seat).copy()
+        return {"observation": obs, "action_mask": action_mask(self.state)}
+
+    def step(self, action: int):
+        try:
+            self.state.apply_action(int(action))
+        except IllegalMoveError as e:
+            if self.illegal == "raise":
+                raise
+            return self._obs(), -1.0, True, False, {"illegal": str(e)}
+        self._advance()
+        if not self.state.is_terminal():
+            return self._obs(), 0.0, False, False, {}
+        return self._obs(), self._final_reward(), True, False, {"scores": self.state.scores()}
+
+    def _final_reward(self) -> float:
+        if self.reward_kind == "win":
+            return float(self.state.returns()[self.seat])
+        scores = self.state.scores()
+        return float(scores[self.seat] - max(s for i, s in enumerate(scores) if i != self.seat))
+
+    def render(self) -> str | None:
+        return self.state.render() if self.render_mode == "ansi" else None
+
+
+def make(game: str = "pavilion", **kwargs: Any) -> AzulSingleAgentEnv:
+    """The single-agent environment (options as for ``azul.load_game``, plus ``opponents``,
+    ``seat``, ``reward``, ``illegal``, ``render_mode``)."""
+    return AzulSingleAgentEnv(game, **kwargs)

@@ -1,0 +1,48 @@
+"""Observations as numpy arrays: one flat float32 vector per seat, with named views into it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from azul.core.api import Game, State
+
+
+class Observer:
+    """A reusable observation buffer for one game: ``tensor`` (flat) and ``dict`` (named views
+    sharing its memory), filled by ``set_from(state, seat)``."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        layout = game.observation_layout()
+        self.tensor = np.zeros(game.info.observation_shape, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        i = 0
+        for name, shape in layout:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[i : i + size].reshape(shape)
+            i += size
+
+    def set_from(self, state: State, seat: int) -> np.ndarray:
+        self.tensor.fill(0)
+        self.game.observe(state, seat, self.dict)
+        return self.tensor
+
+
+def observation(state: State, seat: int) -> np.ndarray:
+    """The flat observation of ``state`` seen by ``seat`` (a new array)."""
+    return Observer(state.game).set_from(state, seat).copy()
+
+
+def observation_dict(state: State, seat: int) -> dict[str, np.ndarray]:
+    """The same observation as named arrays."""
+    obs = Observer(state.game)
+    obs.set_from(state, seat)
+    return {k: v.copy() for k, v in obs.dict.items()}
+
+
+def action_mask(state: State) -> np.ndarray:
+    """1 for each legal action over the fixed action space (int8; zeros at chance and the end)."""
+    mask = np.zeros(state.game.info.num_distinct_actions, np.int8)
+    if not state.is_chance_node() and not state.is_terminal():
+        mask[state.legal_actions()] = 1
+    return mask
