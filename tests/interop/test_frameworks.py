@@ -9,14 +9,14 @@ pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-import pyspiel  # noqa: E402
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from open_spiel.python.algorithms import mcts  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import pyspiel
+from gymnasium.utils.env_checker import check_env
+from open_spiel.python.algorithms import mcts
+from pettingzoo.test import api_test, seed_test
 
-from azul.interop import openspiel  # noqa: E402
-from azul.interop.gym import make  # noqa: E402
-from azul.interop.pettingzoo import env  # noqa: E402
+from azul.interop import openspiel
+from azul.interop.gym import make
+from azul.interop.pettingzoo import env
 
 openspiel.register()
 NAMES = ["azul_pavilion", "azul_sintra"]

@@ -87,7 +87,6 @@ def test_published_shapes():
 def test_research_example_runs():
     import subprocess
     import sys
-
     from pathlib import Path
 
     script = Path(__file__).resolve().parents[2] / "examples" / "reinforce.py"

@@ -12,7 +12,7 @@ loss (``info["illegal"]`` says why) unless ``illegal="raise"``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -25,7 +25,7 @@ from azul.interop.observation import Observer, action_mask
 
 
 class AzulSingleAgentEnv(gym.Env):
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
 
     def __init__(
         self,

@@ -29,7 +29,7 @@ PARAMETERS: dict[str, tuple[str, dict[str, Any]]] = {
 def _game_type(short_name: str, params: dict[str, Any]) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name,
-        long_name=f"Azul: {'Summer Pavilion' if 'pavilion' in short_name else 'Stained Glass of Sintra'}",
+        long_name=f"Azul ({PARAMETERS[short_name][0]})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,

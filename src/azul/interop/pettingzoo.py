@@ -12,7 +12,7 @@ best other score. Draws come from the game's own generator, seeded by ``reset(se
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -24,7 +24,7 @@ from azul.interop.observation import Observer, action_mask
 
 
 class AzulEnv(AECEnv):
-    metadata = {"render_modes": ["ansi"], "name": "azul_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi"], "name": "azul_v0", "is_parallelizable": False}
 
     def __init__(
         self,
