@@ -24,7 +24,11 @@ from azul.interop.observation import Observer, action_mask
 
 
 class AzulEnv(AECEnv):
-    metadata: ClassVar[dict] = {"render_modes": ["ansi"], "name": "azul_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict] = {
+        "render_modes": ["ansi"],
+        "name": "azul_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
