@@ -307,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     except AzulError as e:
         print(f"azul: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away, e.g. '| head'
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
