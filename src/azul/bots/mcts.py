@@ -71,25 +71,16 @@ class MCTSBot(Bot):
             n += 1
         if self.reuse:
             self._tree = (state.clone(), root)
-        legal = state.legal_actions()
-        stats = {a: root.children[a] for a in legal if a in root.children}
-        order = sorted(
-            legal,
-            key=lambda a: (
-                stats[a].visits if a in stats else -1,
-                stats[a].total / stats[a].visits if a in stats and stats[a].visits else -2,
-            ),
-            reverse=True,
-        )
-        return [
-            Candidate(
-                a,
-                state.action_to_string(a),
-                stats[a].total / stats[a].visits if a in stats and stats[a].visits else 0.0,
-                stats[a].visits if a in stats else 0,
-            )
-            for a in order
-        ]
+        children = root.children
+
+        def visits(a: int) -> int:
+            return children[a].visits if a in children else 0
+
+        def mean(a: int) -> float:
+            return children[a].total / children[a].visits if visits(a) else 0.0
+
+        order = sorted(state.legal_actions(), key=lambda a: (visits(a), mean(a)), reverse=True)
+        return [Candidate(a, state.action_to_string(a), mean(a), visits(a)) for a in order]
 
     def _iterate(self, root_state: State, root: Node, evaluate) -> None:
         s = self.private_clone(root_state)
