@@ -90,6 +90,9 @@ class Game:
     def render_text(self, state: State) -> str:
         raise NotImplementedError
 
+    def render_svg(self, state: State) -> str:
+        raise NotImplementedError
+
     def num_distinct_actions(self) -> int:
         return self.info.num_distinct_actions
 
@@ -150,6 +153,13 @@ class State:
     def render(self) -> str:
         """The position as text for a terminal."""
         return self.game.render_text(self)
+
+    def to_svg(self) -> str:
+        """The position drawn as an SVG document."""
+        return self.game.render_svg(self)
+
+    def _repr_svg_(self) -> str:  # Jupyter shows a state as its drawing
+        return self.to_svg()
 
     # -- shared -------------------------------------------------------------------------
     def is_terminal(self) -> bool:

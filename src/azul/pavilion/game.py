@@ -146,3 +146,8 @@ class PavilionGame(Game):
         from azul.pavilion.render import render_text
 
         return render_text(state)
+
+    def render_svg(self, state: PavilionState) -> str:
+        from azul.pavilion.svg import render_svg
+
+        return render_svg(state)

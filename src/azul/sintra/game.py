@@ -133,3 +133,8 @@ class SintraGame(Game):
         from azul.sintra.render import render_text
 
         return render_text(state)
+
+    def render_svg(self, state: SintraState) -> str:
+        from azul.sintra.svg import render_svg
+
+        return render_svg(state)

@@ -1,0 +1,130 @@
+"""SVG drawing of a Summer Pavilion position: the table and every player's board.
+
+Covered spaces show their tile's colour and letter (the letters make the drawing readable without
+telling colours apart); empty spaces show their cost. Elements carry ``data-`` attributes (space,
+seat, source, colour) for clients that make them clickable.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+from azul.pavilion import data
+from azul.pavilion.state import PavilionState
+
+FILL = {0: "#8e44ad", 1: "#2e9e57", 2: "#e67e22", 3: "#f1c40f", 4: "#2e86de", 5: "#c0392b"}
+INK = {0: "#fff", 1: "#fff", 2: "#000", 3: "#000", 4: "#fff", 5: "#fff"}
+STAR_DIRECTION = {1: 270, 2: 330, 3: 30, 4: 90, 5: 150, 6: 210}  # rules "Board geometry"
+UNIT = 22.0  # side of a diamond, in pixels
+BOARD = 10.2 * UNIT  # width and height of one board
+
+
+def _point(cx: float, cy: float, angle: float, r: float) -> tuple[float, float]:
+    """The point at ``r`` from (cx, cy), ``angle`` degrees clockwise from 12 o'clock."""
+    a = math.radians(angle)
+    return cx + r * math.sin(a), cy - r * math.cos(a)
+
+
+def _tile(x: float, y: float, c: int, size: float, attrs: str = "") -> str:
+    return (
+        f'<g {attrs}><rect x="{x:.1f}" y="{y:.1f}" width="{size}" height="{size}" rx="3" '
+        f'fill="{FILL[c]}" stroke="#333"/><text x="{x + size / 2:.1f}" '
+        f'y="{y + size * 0.72:.1f}" font-size="{size * 0.6:.0f}" text-anchor="middle" '
+        f'fill="{INK[c]}">{data.COLOR_LETTERS[c]}</text></g>'
+    )
+
+
+def _counts(counts: list[int], x: float, y: float, size: float, attrs: str) -> list[str]:
+    out = []
+    for c, n in enumerate(counts):
+        for _ in range(n):
+            out.append(_tile(x, y, c, size, f'{attrs} data-color="{data.COLOR_LETTERS[c]}"'))
+            x += size + 2
+    return out
+
+
+def _board(state: PavilionState, p: int, ox: float, oy: float) -> list[str]:
+    cost = state.game.board.cost
+    cx, cy = ox + BOARD / 2, oy + BOARD / 2 + 10
+    out = [
+        f'<g class="board" data-seat="{p}">',
+        f'<rect x="{ox}" y="{oy}" width="{BOARD}" height="{BOARD + 20}" rx="10" '
+        f'fill="#f7f1e3" stroke="#999"/>',
+        f'<text x="{ox + 8}" y="{oy + 16}" font-size="13">seat {p}: {state.points[p]} points'
+        f"{' (passed)' if state.passed >> p & 1 else ''}</text>",
+    ]
+    for star in range(data.NUM_STARS):
+        sx, sy = (cx, cy) if star == 0 else _point(cx, cy, STAR_DIRECTION[star], 3.55 * UNIT)
+        for i in range(6):
+            pos = i + 1
+            angle = 60 * (pos - 1) if star == 0 else STAR_DIRECTION[star] + 30 + 60 * pos
+            corners = [
+                (sx, sy),
+                _point(sx, sy, angle - 30, UNIT),
+                _point(sx, sy, angle, UNIT * math.sqrt(3)),
+                _point(sx, sy, angle + 30, UNIT),
+            ]
+            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+            sp = star * 6 + i
+            c = state.cells[p * data.NUM_SPACES + sp]
+            tx, ty = _point(sx, sy, angle, UNIT * 0.9)
+            code = f"{data.STAR_LETTERS[star]}{pos}"
+            if c >= 0:
+                fill, ink, label = FILL[c], INK[c], data.COLOR_LETTERS[c]
+                klass = "space covered"
+            else:
+                home = data.STAR_COLOR[star] if not state.game.board.grey else None
+                fill = "#fff" if home is None else FILL[home] + "40"
+                ink, label, klass = "#555", str(cost[sp]), "space empty"
+            out.append(
+                f'<g class="{klass}" data-space="{code}"><polygon points="{path}" '
+                f'fill="{fill}" stroke="#444"/><text x="{tx:.1f}" y="{ty + 4:.1f}" '
+                f'font-size="11" text-anchor="middle" fill="{ink}">{label}</text></g>'
+            )
+    out.append("</g>")
+    return out
+
+
+def render_svg(state: PavilionState) -> str:
+    """The whole position as one SVG document."""
+    game = state.game
+    n = game.players
+    width = max(n * (BOARD + 10) + 10, 640)
+    table_h = 120
+    height = table_h + BOARD + 40
+    w = state.wild()
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">',
+        f"<title>{escape(f'Summer Pavilion, round {state.round}')}</title>",
+        f'<text x="10" y="18" font-size="14">Round {state.round} of {data.ROUNDS} - wild '
+        f"colour {data.COLORS[w]} - {escape(state.decision())}</text>",
+    ]
+    x = 10.0
+    size = 14
+    for f in range(1, game.factories + 1):
+        out.append(
+            f'<circle cx="{x + 32}" cy="50" r="28" fill="#fff" stroke="#999" data-source="F{f}"/>'
+        )
+        tiles = state.sources[f * data.NUM_COLORS : (f + 1) * data.NUM_COLORS]
+        cells = [c for c, k in enumerate(tiles) for _ in range(k)]
+        for k, c in enumerate(cells):
+            out.append(
+                _tile(
+                    x + 16 + (k % 2) * 17,
+                    34 + (k // 2) * 17,
+                    c,
+                    size,
+                    f'data-source="F{f}" data-color="{data.COLOR_LETTERS[c]}"',
+                )
+            )
+        x += 70
+    out.append('<text x="10" y="100" font-size="12">centre</text>')
+    out += _counts(state.sources[: data.NUM_COLORS], 60, 89, size, 'data-source="C"')
+    out.append(f'<text x="{width / 2:.0f}" y="100" font-size="12">supply</text>')
+    out += _counts(state.supply, width / 2 + 48, 89, size, 'data-source="S"')
+    for p in range(n):
+        out += _board(state, p, 10 + p * (BOARD + 10), table_h)
+    out.append("</svg>")
+    return "\n".join(out)
