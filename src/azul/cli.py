@@ -209,6 +209,23 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from azul.server.app import create_app
+    except ImportError:
+        raise AzulError("the server needs its extra: pip install -e '.[server]'") from None
+    app = create_app(args.database)
+    print(
+        f"Azul games at http://{args.host}:{args.port}/  (games kept in "
+        f"{app.state.lobby.store.url})",
+        flush=True,
+    )
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="azul", description=__doc__)
     parser.add_argument("--version", action="version", version=f"azul {azul.__version__}")
@@ -291,6 +308,12 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--plot", action="store_true", help="also write scores.png")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
         p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("serve", help="start the game server for the browser")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--database", help="an SQLAlchemy URL (default: SQLite in the user data dir)")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("bench", help="measure the engine's speed on random games")
     game_args(p, game_required=False)

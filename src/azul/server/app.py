@@ -1,0 +1,130 @@
+"""The HTTP/JSON and WebSocket API (OpenAPI schema at /openapi.json, docs at /docs) and the
+browser client's static files."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Executor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+import azul
+from azul.core.errors import AzulError
+from azul.server.service import Conflict, Forbidden, Lobby, NotFound
+from azul.server.store import Store
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+MAX_BODY = 16 * 1024  # bytes: every request of this API is small
+
+
+class SeatSpec(BaseModel):
+    kind: str = Field(description="'human' (an invite link) or 'bot'")
+    bot: str | None = Field(None, description="the bot, e.g. 'heuristic' or 'mcts:time=1'")
+
+
+class NewGame(BaseModel):
+    game: str = Field(description="'pavilion' or 'sintra'")
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec]
+    seed: int | None = None
+
+
+class Move(BaseModel):
+    token: str
+    action: int | None = Field(None, description="an action id")
+    move: str | None = Field(None, description="or the move in notation, e.g. 'F3:R'")
+
+
+class Token(BaseModel):
+    token: str
+
+
+def create_app(database: str | None = None, executor: Executor | None = None) -> FastAPI:
+    """The application over the database at ``database`` (an SQLAlchemy URL); bots think in
+    ``executor`` (a process pool by default)."""
+    lobby = Lobby(Store(database), executor)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        lobby.close()
+
+    app = FastAPI(title="Azul games", version=azul.__version__, lifespan=lifespan)
+    app.state.lobby = lobby
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next):
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            return JSONResponse({"error": f"the request body is over {MAX_BODY} bytes"}, 413)
+        return await call_next(request)
+
+    @app.exception_handler(AzulError)
+    async def azul_error(request: Request, exc: AzulError) -> JSONResponse:
+        status = (
+            404
+            if isinstance(exc, NotFound)
+            else 403
+            if isinstance(exc, Forbidden)
+            else (409 if isinstance(exc, Conflict) else 400)
+        )
+        return JSONResponse({"error": str(exc)}, status)
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict]:
+        return lobby.store.list_games()
+
+    @app.post("/api/games", status_code=201)
+    async def new_game(body: NewGame) -> dict:
+        seats = [s.model_dump() for s in body.seats]
+        return await lobby.create(body.game, body.options, seats, body.seed)
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str, token: str = Query(...)) -> dict:
+        return lobby.view(game_id, token)
+
+    @app.post("/api/games/{game_id}/moves")
+    async def post_move(game_id: str, body: Move) -> dict:
+        return await lobby.move(game_id, body.token, body.action, body.move)
+
+    @app.post("/api/games/{game_id}/undo")
+    async def post_undo(game_id: str, body: Token) -> dict:
+        return await lobby.undo(game_id, body.token)
+
+    @app.get("/api/games/{game_id}/svg")
+    async def get_svg(game_id: str, token: str = Query(...)) -> Response:
+        return Response(lobby.svg(game_id, token), media_type="image/svg+xml")
+
+    @app.get("/api/games/{game_id}/record")
+    async def get_record(game_id: str, token: str = Query(...)) -> PlainTextResponse:
+        return PlainTextResponse(lobby.record(game_id, token), media_type="application/jsonl")
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def live(websocket: WebSocket, game_id: str, token: str = Query(...)) -> None:
+        try:
+            queue, first = lobby.subscribe(game_id, token)
+        except AzulError as e:
+            await websocket.close(code=4403, reason=str(e)[:120])
+            return
+        await websocket.accept()
+        try:
+            await websocket.send_json(first)
+            while True:
+                await websocket.send_json(await queue.get())
+        except (WebSocketDisconnect, asyncio.CancelledError, RuntimeError):
+            pass
+        finally:
+            lobby.unsubscribe(game_id, queue)
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    return app

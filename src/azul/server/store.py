@@ -1,0 +1,137 @@
+"""Games in a database through SQLAlchemy: SQLite by default, any SQLAlchemy URL otherwise.
+
+A game is its options, seed, seats and move log; a move is acknowledged only after its row is
+committed, so a restarted server replays every game to exactly the same position.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from azul.core.errors import AzulError
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[str] = mapped_column(Text)  # JSON
+    seed: Mapped[int] = mapped_column(Integer)
+    watch_token: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[str] = mapped_column(String(40))
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # "human" or "bot"
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
+@dataclass
+class StoredGame:
+    id: str
+    game: str
+    options: dict
+    seed: int
+    watch_token: str
+    seats: list[SeatRow]
+    actions: list[int]
+
+
+def default_url() -> str:
+    """An SQLite file in the user's data directory."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("azul-games"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'azul.sqlite3'}"
+
+
+class Store:
+    def __init__(self, url: str | None = None):
+        self.url = url or default_url()
+        self.engine = create_engine(self.url)
+        Base.metadata.create_all(self.engine)
+
+    def create(
+        self, game_id: str, game: str, options: dict, seed: int, watch_token: str, seats: list[dict]
+    ) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.add(
+                GameRow(
+                    id=game_id,
+                    game=game,
+                    options=json.dumps(options),
+                    seed=seed,
+                    watch_token=watch_token,
+                    created=datetime.now(UTC).isoformat(),
+                )
+            )
+            for i, seat in enumerate(seats):
+                s.add(
+                    SeatRow(
+                        game_id=game_id,
+                        seat=i,
+                        kind=seat["kind"],
+                        bot=seat.get("bot"),
+                        token=seat["token"],
+                    )
+                )
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with Session(self.engine) as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = list(
+                s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
+            )
+            moves = list(
+                s.scalars(
+                    select(MoveRow.action).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+                )
+            )
+            s.expunge_all()
+            return StoredGame(
+                row.id, row.game, json.loads(row.options), row.seed, row.watch_token, seats, moves
+            )
+
+    def add_move(self, game_id: str, ply: int, action: int, seat: int) -> None:
+        """Commit one move; a second writer of the same ply fails instead of forking the game."""
+        try:
+            with Session(self.engine) as s, s.begin():
+                s.add(MoveRow(game_id=game_id, ply=ply, action=action, seat=seat))
+        except IntegrityError:
+            raise AzulError(f"move {ply} of game {game_id} was already played") from None
+
+    def remove_moves_from(self, game_id: str, ply: int) -> None:
+        """Take back every move from ``ply`` on (undo)."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
+
+    def list_games(self, limit: int = 50) -> list[dict]:
+        with Session(self.engine) as s:
+            rows = s.scalars(select(GameRow).order_by(GameRow.created.desc()).limit(limit))
+            return [{"id": r.id, "game": r.game, "created": r.created} for r in rows]

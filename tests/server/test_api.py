@@ -1,0 +1,199 @@
+"""The server's API: games, seats and tokens, moves, bots, undo, live updates, bad input."""
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from azul.server.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", ThreadPoolExecutor(2))
+    with TestClient(app) as c:
+        yield c
+
+
+def new_game(client, seats, game="pavilion", **options):
+    options.setdefault("first_player", 0)
+    res = client.post(
+        "/api/games", json={"game": game, "options": options, "seats": seats, "seed": 7}
+    )
+    assert res.status_code == 201, res.text
+    return res.json()
+
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def test_two_people_play_with_their_tokens(client):
+    g = new_game(client, HUMANS)
+    t0, t1 = (s["token"] for s in g["seats"])
+    v0 = client.get(f"/api/games/{g['id']}", params={"token": t0}).json()
+    v1 = client.get(f"/api/games/{g['id']}", params={"token": t1}).json()
+    assert v0["you"] == 0 and v0["to_move"] == 0 and v0["legal"]
+    assert v1["legal"] == []
+    assert "rng" not in v0["position"] and "history" not in v0["position"]
+    move = v0["legal"][0]["move"]
+    res = client.post(f"/api/games/{g['id']}/moves", json={"token": t0, "move": move})
+    assert res.status_code == 200
+    assert res.json()["log"] == [{"ply": 1, "seat": 0, "move": move}]
+    v1 = client.get(f"/api/games/{g['id']}", params={"token": t1}).json()
+    action = v1["legal"][0]["action"]
+    res = client.post(f"/api/games/{g['id']}/moves", json={"token": t1, "action": action})
+    assert res.json()["to_move"] == 0
+
+
+def test_bad_requests_get_clear_errors_and_change_nothing(client):
+    g = new_game(client, HUMANS)
+    gid = g["id"]
+    t0, t1 = (s["token"] for s in g["seats"])
+    before = client.get(f"/api/games/{gid}", params={"token": t0}).json()
+
+    def post(body):
+        return client.post(f"/api/games/{gid}/moves", json=body)
+
+    res = post({"token": t1, "move": "F1:R"})
+    assert res.status_code == 409 and "seat 0's turn" in res.json()["error"]
+    res = post({"token": "nope", "move": "F1:R"})
+    assert res.status_code == 403
+    res = post({"token": t0, "move": "R@R3"})
+    assert res.status_code == 400 and "take tiles" in res.json()["error"]
+    res = post({"token": t0, "move": "hello"})
+    assert res.status_code == 400 and "cannot read move" in res.json()["error"]
+    res = post({"token": t0})
+    assert res.status_code == 400 and "either 'action'" in res.json()["error"]
+    res = post({"token": t0, "action": 99999})
+    assert res.status_code == 400
+    res = client.post(
+        f"/api/games/{gid}/moves",
+        content=b"{not json",
+        headers={"content-type": "application/json"},
+    )
+    assert res.status_code == 422
+    res = client.post(
+        f"/api/games/{gid}/moves",
+        content=b"x" * 20000,
+        headers={"content-type": "application/json"},
+    )
+    assert res.status_code == 413
+    assert client.get("/api/games/feedbeef", params={"token": t0}).status_code == 404
+    watch = g["watch_token"]
+    res = post({"token": watch, "move": before["legal"][0]["move"]})
+    assert res.status_code == 403 and "spectator" in res.json()["error"]
+    after = client.get(f"/api/games/{gid}", params={"token": t0}).json()
+    assert after == before
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ({"game": "chess", "seats": []}, "unknown game"),
+        ({"game": "pavilion", "seats": [{"kind": "human"}]}, "2 players need 2 seats"),
+        ({"game": "pavilion", "seats": [{"kind": "human"}, {"kind": "robot"}]}, "kind is"),
+        (
+            {"game": "pavilion", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "deep"}]},
+            "unknown bot",
+        ),
+        ({"game": "sintra", "options": {"side": "C"}, "seats": HUMANS}, "side"),
+    ],
+)
+def test_bad_new_games(client, body, message):
+    res = client.post("/api/games", json=body)
+    assert res.status_code == 400 and message in res.json()["error"]
+
+
+def wait_for(client, gid, token, until, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        view = client.get(f"/api/games/{gid}", params={"token": token}).json()
+        if until(view):
+            return view
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for the bots")
+
+
+def test_bots_move_by_themselves(client):
+    g = new_game(
+        client, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], game="sintra", first_player=1
+    )
+    t0 = g["seats"][0]["token"]
+    view = wait_for(client, g["id"], t0, lambda v: v["to_move"] == 0)
+    assert view["log"][0]["seat"] == 1
+    res = client.post(
+        f"/api/games/{g['id']}/moves", json={"token": t0, "action": view["legal"][0]["action"]}
+    )
+    assert res.status_code == 200
+    view = wait_for(client, g["id"], t0, lambda v: v["to_move"] == 0 and len(v["log"]) >= 3)
+    assert [e["seat"] for e in view["log"][:3]] == [1, 0, 1]
+
+
+def test_a_game_of_bots_is_played_to_the_end(client):
+    g = new_game(
+        client, [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], game="sintra"
+    )
+    view = wait_for(client, g["id"], g["watch_token"], lambda v: v["over"], timeout=120)
+    assert view["winners"]
+    record = client.get(f"/api/games/{g['id']}/record", params={"token": g["watch_token"]})
+    assert record.status_code == 200 and record.text.count("\n") == len(view["log"]) + 2
+
+
+def test_undo_own_last_action_only(client):
+    g = new_game(client, HUMANS)
+    gid = g["id"]
+    t0, t1 = (s["token"] for s in g["seats"])
+    view = client.get(f"/api/games/{gid}", params={"token": t0}).json()
+    assert not view["can_undo"]
+    after = client.post(
+        f"/api/games/{gid}/moves", json={"token": t0, "action": view["legal"][0]["action"]}
+    ).json()
+    assert after["can_undo"]
+    res = client.post(f"/api/games/{gid}/undo", json={"token": t1})
+    assert res.status_code == 409
+    res = client.post(f"/api/games/{gid}/undo", json={"token": t0})
+    assert res.status_code == 200 and res.json()["log"] == []
+    assert res.json()["position"] == view["position"]
+
+
+def test_state_survives_a_new_server_on_the_same_database(tmp_path):
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    with TestClient(create_app(url, ThreadPoolExecutor(1))) as c:
+        g = new_game(c, HUMANS)
+        t0, t1 = (s["token"] for s in g["seats"])
+        for token in (t0, t1, t0):
+            v = c.get(f"/api/games/{g['id']}", params={"token": token}).json()
+            c.post(
+                f"/api/games/{g['id']}/moves",
+                json={"token": token, "action": v["legal"][-1]["action"]},
+            )
+        before = c.get(f"/api/games/{g['id']}", params={"token": t1}).json()
+    with TestClient(create_app(url, ThreadPoolExecutor(1))) as c:
+        after = c.get(f"/api/games/{g['id']}", params={"token": t1}).json()
+    assert after == before and len(after["log"]) == 3
+
+
+def test_live_updates_over_websocket(client):
+    g = new_game(client, HUMANS)
+    t0, t1 = (s["token"] for s in g["seats"])
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={t1}") as ws:
+        first = ws.receive_json()
+        assert first["you"] == 1 and first["log"] == []
+        v = client.get(f"/api/games/{g['id']}", params={"token": t0}).json()
+        client.post(
+            f"/api/games/{g['id']}/moves", json={"token": t0, "action": v["legal"][0]["action"]}
+        )
+        update = ws.receive_json()
+        assert len(update["log"]) == 1 and update["to_move"] == 1 and update["legal"]
+
+
+def test_svg_openapi_and_client_pages(client):
+    g = new_game(client, HUMANS, game="sintra")
+    res = client.get(f"/api/games/{g['id']}/svg", params={"token": g["watch_token"]})
+    assert res.status_code == 200 and res.text.startswith("<svg")
+    assert "/api/games/{game_id}/moves" in client.get("/openapi.json").json()["paths"]
+    assert "Azul games" in client.get("/").text
+    assert client.get("/static/app.js").status_code == 200
