@@ -222,7 +222,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         f"{app.state.lobby.store.url})",
         flush=True,
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=5
+    )
     return 0
 
 

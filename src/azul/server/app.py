@@ -113,13 +113,26 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
             await websocket.close(code=4403, reason=str(e)[:120])
             return
         await websocket.accept()
+        receiver = asyncio.ensure_future(websocket.receive())
         try:
             await websocket.send_json(first)
-            while True:
-                await websocket.send_json(await queue.get())
-        except (WebSocketDisconnect, asyncio.CancelledError, RuntimeError):
+            while True:  # views as they come, until the client goes away
+                getter = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait(
+                    {receiver, getter}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if getter in done:
+                    await websocket.send_json(getter.result())
+                else:
+                    getter.cancel()
+                if receiver in done:
+                    if receiver.result()["type"] == "websocket.disconnect":
+                        break
+                    receiver = asyncio.ensure_future(websocket.receive())  # clients only listen
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            receiver.cancel()
             lobby.unsubscribe(game_id, queue)
 
     @app.get("/", include_in_schema=False)

@@ -181,6 +181,7 @@ class Lobby:
             ]
         return {
             "id": table.stored.id,
+            "version": table.stored.version,  # clients keep the newest view they got
             "game": table.stored.game,
             "options": table.stored.options,
             "you": seat,
@@ -255,6 +256,7 @@ class Lobby:
         table.movers.append(seat)
         table.moves.append(text)
         table.state = after
+        table.stored.version += 1
         self._broadcast(table)
 
     def _undo_allowed(self, table: Table, seat: int) -> bool:
@@ -287,6 +289,7 @@ class Lobby:
             del table.stored.actions[plies:]
             del table.movers[plies:]
             del table.moves[plies:]
+            table.stored.version += 1
             self._broadcast(table)
         return self._view(table, seat)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, delete, select
+from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -30,6 +30,7 @@ class GameRow(Base):
     seed: Mapped[int] = mapped_column(Integer)
     watch_token: Mapped[str] = mapped_column(String(64), unique=True)
     created: Mapped[str] = mapped_column(String(40))
+    version: Mapped[int] = mapped_column(Integer, default=0)  # moves and undos so far
 
 
 class SeatRow(Base):
@@ -58,6 +59,7 @@ class StoredGame:
     watch_token: str
     seats: list[SeatRow]
     actions: list[int]
+    version: int
 
 
 def default_url() -> str:
@@ -115,7 +117,14 @@ class Store:
             )
             s.expunge_all()
             return StoredGame(
-                row.id, row.game, json.loads(row.options), row.seed, row.watch_token, seats, moves
+                row.id,
+                row.game,
+                json.loads(row.options),
+                row.seed,
+                row.watch_token,
+                seats,
+                moves,
+                row.version,
             )
 
     def add_move(self, game_id: str, ply: int, action: int, seat: int) -> None:
@@ -123,6 +132,9 @@ class Store:
         try:
             with Session(self.engine) as s, s.begin():
                 s.add(MoveRow(game_id=game_id, ply=ply, action=action, seat=seat))
+                s.execute(
+                    update(GameRow).where(GameRow.id == game_id).values(version=GameRow.version + 1)
+                )
         except IntegrityError:
             raise AzulError(f"move {ply} of game {game_id} was already played") from None
 
@@ -130,6 +142,9 @@ class Store:
         """Take back every move from ``ply`` on (undo)."""
         with Session(self.engine) as s, s.begin():
             s.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
+            s.execute(
+                update(GameRow).where(GameRow.id == game_id).values(version=GameRow.version + 1)
+            )
 
     def list_games(self, limit: int = 50) -> list[dict]:
         with Session(self.engine) as s:

@@ -3,6 +3,7 @@ const params = new URLSearchParams(location.search);
 const gameId = params.get("game");
 const token = params.get("token");
 let selected = null;
+let shown = -1;  // the version of the view on screen: an older one arriving late is dropped
 
 async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
@@ -46,6 +47,8 @@ async function createGame(event) {
 }
 
 function show(view) {
+  if (view.version < shown) return;
+  shown = view.version;
   const you = view.you === null ? "spectator" : `seat ${view.you}`;
   const turn = view.over ? `game over, winner(s): ${view.winners.join(", ")}`
     : view.to_move === null ? "drawing" : `seat ${view.to_move} to ${view.decision}`;
@@ -56,11 +59,13 @@ function show(view) {
   });
   const moves = document.getElementById("moves");
   moves.innerHTML = "";
-  selected = null;
-  document.getElementById("confirm").disabled = true;
+  // a live update keeps the player's selection while it is still legal
+  if (!view.legal.some(m => m.action === selected)) selected = null;
+  document.getElementById("confirm").disabled = selected === null;
   for (const m of view.legal) {
     const b = document.createElement("button");
     b.textContent = m.move;
+    if (m.action === selected) b.classList.add("selected");
     b.onclick = () => {
       moves.querySelectorAll("button").forEach(x => x.classList.remove("selected"));
       b.classList.add("selected");
@@ -77,7 +82,9 @@ function show(view) {
 async function play() {
   document.getElementById("table").hidden = false;
   document.getElementById("confirm").onclick = async () => {
-    try { show(await api(`/api/games/${gameId}/moves`, {token, action: selected})); }
+    const action = selected;
+    selected = null;
+    try { show(await api(`/api/games/${gameId}/moves`, {token, action})); }
     catch (e) { document.getElementById("error").textContent = e.message; }
   };
   document.getElementById("undo").onclick = async () => {
