@@ -6,7 +6,6 @@ Screenshots are saved under test-artifacts/.
 
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
