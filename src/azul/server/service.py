@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import secrets
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +55,7 @@ class Table:
         raise Forbidden("this link's token does not belong to this game")
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(server: int) -> None:
     """In a worker process: end when the server ends, even when it is killed (Linux)."""
     try:
         import ctypes
@@ -62,6 +64,8 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    if os.getppid() != server:  # the server died while this worker was starting
+        os._exit(0)
 
 
 def _think(game: str, options: dict, seed: int, actions: list[int], bot: str, bot_seed: int) -> int:
@@ -87,6 +91,7 @@ class Lobby:
             self.executor = ProcessPoolExecutor(
                 max_workers=2,
                 initializer=_die_with_parent,
+                initargs=(os.getpid(),),
                 mp_context=multiprocessing.get_context("spawn"),
             )
         return self.executor
@@ -308,19 +313,32 @@ class Lobby:
 
     async def _run_bots(self, table: Table) -> None:
         """Let bots move, each thinking in the process pool, never on the event loop."""
+        try:
+            await self._bot_turns(table)
+        finally:
+            table.thinking = False
+
+    async def _bot_turns(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         bots = {s.seat: s.bot for s in table.stored.seats if s.kind == "bot"}
+        failures = 0
         while True:
             async with table.lock:
                 state = table.state
                 seat = state.current_player()
                 if state.is_terminal() or seat not in bots:
-                    table.thinking = False
                     return
                 ply = len(table.stored.actions)
                 s = table.stored
                 job = (s.game, s.options, s.seed, list(s.actions), bots[seat], s.seed * 1000 + ply)
-            action = await loop.run_in_executor(self._pool(), _think, *job)
+            try:
+                action = await loop.run_in_executor(self._pool(), _think, *job)
+            except BrokenProcessPool:
+                failures += 1  # a worker died: start a new pool and think again
+                self.executor = None
+                if failures > 3:
+                    raise
+                continue
             async with table.lock:
                 if len(table.stored.actions) != ply:  # someone else moved meanwhile
                     continue
