@@ -8,11 +8,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from azul.core.api import CHANCE, TERMINAL, Game, GameInfo, State
 from azul.core.errors import AzulError, IllegalMoveError, OptionError, PositionError, RecordError
+from azul.core.validate import parse
 from azul.pavilion.game import PavilionGame
 from azul.sintra.game import SintraGame
 
@@ -35,11 +35,7 @@ def load_game(name: str, **options: Any) -> Game:
 
 def load_state(doc: dict | str, seed: int | None = None) -> State:
     """Load any game's position document: the game and options come from the document."""
-    if isinstance(doc, str):
-        try:
-            doc = json.loads(doc)
-        except json.JSONDecodeError as e:
-            raise PositionError(f"not valid JSON: {e}") from None
+    doc = parse(doc)
     if not isinstance(doc, dict):
         raise PositionError(f"a position is a JSON object, not {type(doc).__name__}")
     name = doc.get("game")

@@ -5,12 +5,11 @@ Every bot, runner, server and adapter talks to games only through what is define
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from azul.core.errors import IllegalMoveError, OptionError, PositionError
+from azul.core.errors import IllegalMoveError, OptionError
 
 CHANCE = -1
 """``current_player()`` while a random draw is due (only with ``explicit_chance=True``)."""
@@ -59,12 +58,9 @@ class Game:
     def state_from_json(self, doc: dict | str, seed: int | None = None) -> State:
         """Load a position document (dict or JSON text), validating all of it. ``seed``
         replaces the stored generator state."""
-        if isinstance(doc, str):
-            try:
-                doc = json.loads(doc)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"not valid JSON: {e}") from None
-        return self._read_position(doc, seed)
+        from azul.core.validate import parse
+
+        return self._read_position(parse(doc), seed)
 
     def _new_state(self, seed: int) -> State:
         raise NotImplementedError

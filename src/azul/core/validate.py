@@ -121,3 +121,15 @@ def choice(value: Any, field: str, names: Sequence[str]) -> int:
     if value not in names:
         raise PositionError(f"{field}: {value!r} is not one of {', '.join(names)}")
     return list(names).index(value)
+
+
+def parse(doc: Any) -> Any:
+    """A position given as JSON text is parsed; anything else is returned as it is."""
+    if not isinstance(doc, str):
+        return doc
+    import json
+
+    try:
+        return json.loads(doc)
+    except json.JSONDecodeError as e:
+        raise PositionError(f"not valid JSON: {e}") from None

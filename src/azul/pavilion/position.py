@@ -72,10 +72,6 @@ def _counts(values: list[int]) -> dict[str, int]:
     return write_counts(values, data.COLORS)
 
 
-def _int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
-    return integer(value, field, lo, hi)
-
-
 def _read_counts(value: Any, field: str, most: int | None = None) -> list[int]:
     return counts(value, field, data.COLORS, most)
 
@@ -153,12 +149,12 @@ def state_from_json(game: PavilionGame, doc: Any, seed: int | None = None) -> Pa
     header(doc, game, _TOP_FIELDS, _TOP_FIELDS - _REQUIRED)
     n = game.players
     s = PavilionState(game, setup=False)
-    s.round = _int(doc["round"], "round", 1, data.ROUNDS)
+    s.round = integer(doc["round"], "round", 1, data.ROUNDS)
     s.kind = choice(doc["decision"], "decision", KIND_NAMES)
     s.player = seat(doc["to_move"], "to_move", n)
     s.start = seat(doc["start_player"], "start_player", n)
     s.token = -1 if doc["token"] is None else seat(doc["token"], "token", n)
-    s.owed = _int(doc.get("bonus_owed", 0), "bonus_owed", 0, 3)
+    s.owed = integer(doc.get("bonus_owed", 0), "bonus_owed", 0, 3)
     factories = doc["factories"]
     if not isinstance(factories, list) or len(factories) != game.factories:
         raise PositionError(f"factories: expected a list of {game.factories} factories")
@@ -189,7 +185,7 @@ def _read_player(game: PavilionGame, s: PavilionState, p: int, pl: Any) -> None:
     field = f"players[{p}]"
     fields(pl, field, _PLAYER_FIELDS)
     floor = game.options["score_floor"]
-    s.points.append(_int(pl["score"], f"{field}.score", floor))
+    s.points.append(integer(pl["score"], f"{field}.score", floor))
     s.hands += _read_counts(pl["hand"], f"{field}.hand")
     s.kept += _read_counts(pl["kept"], f"{field}.kept", data.CORNER_SPACES)
     s.passed |= boolean(pl["passed"], f"{field}.passed") << p

@@ -154,9 +154,6 @@ class PavilionState(DealtState):
             + sum(bin(f).count("1") for f in self.filled)
         )
 
-    def hand(self, seat: int) -> list[int]:
-        return self.hands[seat * NC : (seat + 1) * NC]
-
     def allowed_colors(self, seat: int, star: int) -> int:
         """Bitmask of the colours that may go on ``star`` of ``seat`` (rules 5.3, 9.1)."""
         present = self.colors[seat * data.NUM_STARS + star]
