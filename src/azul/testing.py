@@ -52,7 +52,15 @@ def check_state(game: Game, state: State, step: int, rng: random.Random) -> None
             raise _fail(step, f"returns {returns} do not sum to {info.utility_sum}")
         if any(not info.min_utility <= r <= info.max_utility for r in returns):
             raise _fail(step, f"returns {returns} outside the utility bounds")
+        breakdown = state.score_breakdown()
+        if (
+            breakdown is not None
+            and [sum(line["points"] for line in lines) for lines in breakdown] != state.scores()
+        ):
+            raise _fail(step, f"the score breakdown {breakdown} does not add up to the scores")
         return
+    if state.score_breakdown() is not None:
+        raise _fail(step, "a live state has a final score breakdown")
     if not legal:
         raise _fail(step, "a live state has no legal action")
     if legal != sorted(set(legal)):

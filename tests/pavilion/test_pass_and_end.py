@@ -155,6 +155,27 @@ def test_round_six_sequence_without_the_floor():
     assert sum(s.tower) == 2 + 4  # two discarded at the pass, four at the end
 
 
+def test_final_breakdown_lists_each_bonus_and_adds_up():
+    # the position above: 18 after the pass, red star +14, all 1s +4, 4 kept tiles -4
+    cells = ["C1=Y", "R2", "R3", "R4", "R5", "R6"] + [
+        f"{data.STAR_LETTERS[s]}1" for s in range(1, 7)
+    ]
+    s = load(
+        round=6, hands=["RRBBGG"], passed=[False, True], boards=[board(*cells), {}], scores=[20, 5]
+    )
+    assert s.score_breakdown() is None
+    s.apply_string("pass:RRBB")
+    mine, theirs = s.score_breakdown()
+    assert [(x["item"], x["detail"], x["points"]) for x in mine] == [
+        ("play", "", 18),
+        ("star", "red", 14),
+        ("number", "1", 4),
+        ("leftovers", "4", -4),
+    ]
+    assert theirs == [{"item": "play", "detail": "", "points": 5}]
+    assert s.clone().score_breakdown() == s.score_breakdown()
+
+
 def test_ties_are_shared():
     s = load(round=6, hands=["B"], passed=[False, True], scores=[9, 8])
     s.apply_string("pass")

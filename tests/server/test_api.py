@@ -197,3 +197,69 @@ def test_svg_openapi_and_client_pages(client):
     assert "/api/games/{game_id}/moves" in client.get("/openapi.json").json()["paths"]
     assert "Azul games" in client.get("/").text
     assert client.get("/static/app.js").status_code == 200
+
+
+def test_moves_over_the_websocket_and_their_errors(client):
+    g = new_game(client, HUMANS)
+    t0, t1 = (s["token"] for s in g["seats"])
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={t0}") as ws:
+        first = ws.receive_json()
+        ws.send_text("not json")
+        assert "not JSON" in ws.receive_json()["error"]
+        ws.send_json({"action": 10**6})
+        assert "outside" in ws.receive_json()["error"]
+        ws.send_json({"colour": "red"})
+        assert "action" in ws.receive_json()["error"]
+        ws.send_text("x" * 20000)
+        assert "over" in ws.receive_json()["error"]
+        ws.send_json({"move": first["legal"][0]["move"]})
+        update = ws.receive_json()
+        assert len(update["log"]) == 1 and update["to_move"] == 1
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={t0}") as ws:
+        ws.receive_json()
+        ws.send_json({"action": first["legal"][0]["action"]})  # not seat 0's turn now
+        assert "seat 1's turn" in ws.receive_json()["error"]
+    view = client.get(f"/api/games/{g['id']}", params={"token": t1}).json()
+    assert len(view["log"]) == 1
+
+
+def test_legal_moves_say_what_to_click(client):
+    g = new_game(client, HUMANS)
+    t0 = g["seats"][0]["token"]
+    view = client.get(f"/api/games/{g['id']}", params={"token": t0}).json()
+    svg = client.get(f"/api/games/{g['id']}/svg", params={"token": t0}).text
+    for m in view["legal"]:  # a take: the factory or centre tiles of that colour
+        source, color = m["move"].split(":")
+        assert m["targets"] == [{"source": source, "color": color}]
+        assert f'data-source="{source}" data-color="{color}"' in svg
+
+
+def test_hints_replays_patterns_and_the_final_breakdown(client):
+    g = new_game(client, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], game="sintra")
+    gid, t0 = g["id"], g["seats"][0]["token"]
+    view = client.get(f"/api/games/{gid}", params={"token": t0}).json()
+    hints = client.post(f"/api/games/{gid}/hint", json={"token": t0}).json()
+    legal = {m["action"] for m in view["legal"]}
+    assert 1 <= len(hints) <= 3 and all(h["action"] in legal for h in hints)
+    res = client.post(f"/api/games/{gid}/hint", json={"token": g["watch_token"]})
+    assert res.status_code == 409
+    plain = client.get(f"/api/games/{gid}/svg", params={"token": t0}).text
+    patterned = client.get(f"/api/games/{gid}/svg", params={"token": t0, "patterns": 1}).text
+    assert "azul-pat-" not in plain and "url(#azul-pat-" in patterned
+    while not view["over"]:  # seat 0 plays its first legal move each turn
+        if view["legal"]:
+            client.post(
+                f"/api/games/{gid}/moves", json={"token": t0, "action": view["legal"][0]["action"]}
+            )
+        view = wait_for(client, gid, t0, lambda v: v["over"] or v["legal"], timeout=60)
+    for seat, lines in enumerate(view["breakdown"]):
+        assert sum(line["points"] for line in lines) == view["scores"][seat]
+    plies = len(view["log"])
+    start = client.get(f"/api/games/{gid}/svg", params={"token": t0, "ply": 0}).text
+    end = client.get(f"/api/games/{gid}/svg", params={"token": t0, "ply": plies}).text
+    assert (
+        "Round 1 of 6" in start
+        and end == client.get(f"/api/games/{gid}/svg", params={"token": t0}).text
+    )
+    res = client.get(f"/api/games/{gid}/svg", params={"token": t0, "ply": plies + 1})
+    assert res.status_code == 400 and f"0..{plies}" in res.json()["error"]

@@ -227,6 +227,9 @@ def test_end_leftovers_and_track_penalty():
     assert s.is_terminal()
     assert s.scores()[0] == 20 + 2 - 8
     assert me(s)["lost"] == 8
+    lines = {x["item"]: x["points"] for x in s.score_breakdown()[0]}
+    assert lines["play"] == 20 and lines["leftovers"] == 2 and lines["broken"] == -8
+    assert sum(lines.values()) == s.scores()[0]
 
 
 def test_side_a_example_worth_23():
@@ -241,6 +244,7 @@ def test_side_a_example_worth_23():
     )
     s.apply_string("F1:Y>6")  # strip 6 PPBBY: 1 piece left on strips (no leftover point)
     assert s.scores()[0] == 23
+    assert {"item": "ornaments", "detail": "", "points": 23} in s.score_breakdown()[0]
 
 
 def test_side_b_example_four_windows_times_five():
@@ -256,6 +260,7 @@ def test_side_b_example_four_windows_times_five():
     )
     s.apply_string("F1:Y>6")
     assert s.scores()[0] == 20
+    assert {"item": "windows", "detail": "4x5", "points": 20} in s.score_breakdown()[0]
 
 
 def test_tie_break_and_shared_victory():

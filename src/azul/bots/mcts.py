@@ -43,6 +43,7 @@ class MCTSBot(Bot):
         scale: float = 15.0,
         reuse: bool = True,
         widen: float = 1.5,
+        own: float = 0.0,
     ):
         super().__init__(seed)
         if iterations is None and time is None:
@@ -52,16 +53,22 @@ class MCTSBot(Bot):
         self.scale = scale
         self.reuse = reuse
         self.widen = widen
+        self.own = own  # weight of the bot's own gain in the reward, against the lead
+        self._base: list[float] = []
         self._tree: tuple[State, Node] | None = None
 
     # -- search ---------------------------------------------------------------------------
     def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
         self._check(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:  # a forced move needs no search; the tree is kept for later
+            return [Candidate(legal[0], state.action_to_string(legal[0]), 0.0, 0)]
         limit = limit or self.default
         root = self._reused_root(state)
         deadline = None if limit.time is None else time.perf_counter() + limit.time
         n = 0
         evaluate = evaluator(state)
+        self._base = [evaluate(state, p) for p in range(state.num_players())]
         while True:
             if limit.iterations is not None and n >= limit.iterations:
                 break
@@ -147,22 +154,23 @@ class MCTSBot(Bot):
         return known[:k] + [a for a in legal if a not in order][: max(0, k - len(known))]
 
     def _leaf_rewards(self, s: State, evaluate) -> list[float]:
-        n = s.num_players()
-        values = [evaluate(s, p) for p in range(n)]
-        return [
-            math.tanh((values[p] - max(values[q] for q in range(n) if q != p)) / self.scale)
-            for p in range(n)
-        ]
+        return self._rewards([evaluate(s, p) for p in range(s.num_players())], None)
+
+    def _rewards(self, values: list[float], result: list[float] | None) -> list[float]:
+        """Each player's reward: the lead over the best other player (and the result, when the
+        game is over), mixed with ``own`` times the player's gain since the search began."""
+        n = len(values)
+        rewards = []
+        for p in range(n):
+            lead = math.tanh((values[p] - max(values[q] for q in range(n) if q != p)) / self.scale)
+            if result is not None:
+                lead = 0.5 * result[p] + 0.5 * lead
+            gain = math.tanh((values[p] - self._base[p]) / self.scale) if self.own else 0.0
+            rewards.append((1 - self.own) * lead + self.own * gain)
+        return rewards
 
     def _terminal_rewards(self, s: State) -> list[float]:
-        scores = s.scores()
-        n = len(scores)
-        result = s.returns()
-        return [
-            0.5 * result[p]
-            + 0.5 * math.tanh((scores[p] - max(scores[q] for q in range(n) if q != p)) / self.scale)
-            for p in range(n)
-        ]
+        return self._rewards([float(x) for x in s.scores()], s.returns())
 
     # -- tree reuse -------------------------------------------------------------------------
     def _reused_root(self, state: State) -> Node:

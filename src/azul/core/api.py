@@ -86,8 +86,11 @@ class Game:
     def render_text(self, state: State) -> str:
         raise NotImplementedError
 
-    def render_svg(self, state: State) -> str:
+    def render_svg(self, state: State, patterns: bool = False) -> str:
         raise NotImplementedError
+
+    def action_targets(self, state: State, action: int) -> list[dict[str, str]]:
+        return []
 
     def num_distinct_actions(self) -> int:
         return self.info.num_distinct_actions
@@ -150,12 +153,32 @@ class State:
         """The position as text for a terminal."""
         return self.game.render_text(self)
 
-    def to_svg(self) -> str:
-        """The position drawn as an SVG document."""
-        return self.game.render_svg(self)
+    def to_svg(self, patterns: bool = False) -> str:
+        """The position drawn as an SVG document; ``patterns`` adds a pattern per colour
+        (colour-blind mode)."""
+        return self.game.render_svg(self, patterns)
+
+    def action_targets(self, action: int) -> list[dict[str, str]]:
+        """The drawing's elements a person clicks, in order, to choose a legal ``action``:
+        each as the ``data-`` attributes it carries (``{"source": "F3", "color": "R"}``).
+        Actions with no target are chosen from a list."""
+        return self.game.action_targets(self, action)
 
     def _repr_svg_(self) -> str:  # Jupyter shows a state as its drawing
         return self.to_svg()
+
+    def score_breakdown(self) -> list[list[dict[str, Any]]] | None:
+        """Once the game is scored: each seat's final score as items, in the order the rules
+        score them (``item``: play, star, number, leftovers, broken, ornaments, windows;
+        ``detail``: which one; ``points``). None before the end, and for finished positions
+        loaded from a document, which do not keep it."""
+        final = getattr(self, "final", None)
+        if final is None:
+            return None
+        return [
+            [{"item": item, "detail": detail, "points": points} for item, detail, points in lines]
+            for lines in final
+        ]
 
     # -- shared -------------------------------------------------------------------------
     def is_terminal(self) -> bool:

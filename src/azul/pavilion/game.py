@@ -147,7 +147,12 @@ class PavilionGame(Game):
 
         return render_text(state)
 
-    def render_svg(self, state: PavilionState) -> str:
+    def render_svg(self, state: PavilionState, patterns: bool = False) -> str:
         from azul.pavilion.svg import render_svg
 
-        return render_svg(state)
+        return render_svg(state, patterns)
+
+    def action_targets(self, state: PavilionState, action: int) -> list[dict[str, str]]:
+        from azul.pavilion.svg import action_targets
+
+        return action_targets(state, action)

@@ -62,6 +62,7 @@ class PavilionState(DealtState):
         "colors",
         "deals",
         "filled",
+        "final",
         "game",
         "hands",
         "hist",
@@ -81,6 +82,7 @@ class PavilionState(DealtState):
 
     def __init__(self, game: PavilionGame, seed: int = 0, *, setup: bool = True):
         self.game = game
+        self.final: tuple | None = None  # the end-of-game breakdown, once scored
         if not setup:
             return
         n = game.players
@@ -136,6 +138,7 @@ class PavilionState(DealtState):
         s.start = self.start
         s.player = self.player
         s._rng = self._rng
+        s.final = self.final
         return s
 
     # ------------------------------------------------------------------ queries
@@ -508,15 +511,18 @@ class PavilionState(DealtState):
     def _final_scoring(self) -> None:
         self.deals.clear()  # a refill after the last pass changes nothing
         board = self.game.board
+        final = []
         for p in range(self.game.players):
             filled = self.filled[p]
             score = self.points[p]
+            lines = [("play", "", score)]
             for star in range(data.NUM_STARS):  # rules 7.1
                 if (filled >> star * 6) & 63 == 63:
-                    score += self.star_bonus(p, star)
-            for _number, mask, bonus in board.number_masks:  # rules 7.2
+                    lines.append(("star", data.STARS[star], self.star_bonus(p, star)))
+            for number, mask, bonus in board.number_masks:  # rules 7.2
                 if filled & mask == mask:
-                    score += bonus
+                    lines.append(("number", str(number), bonus))
+            score = sum(points for _, _, points in lines)
             left = 0  # rules 7.3: -1 per tile still kept or in hand
             for c in range(NC):
                 i = p * NC + c
@@ -525,6 +531,10 @@ class PavilionState(DealtState):
                 self.kept[i] = self.hands[i] = 0
                 left += n
             self.points[p] = self._deduct(score, left)
+            if left:
+                lines.append(("leftovers", str(left), self.points[p] - score))
+            final.append(tuple(lines))
+        self.final = tuple(final)
         self.kind = OVER
 
     def star_bonus(self, p: int, star: int) -> int:

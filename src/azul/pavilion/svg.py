@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 from html import escape
 
-from azul.pavilion import data
+from azul.core.svgkit import pattern_defs, tile
+from azul.pavilion import actions, data
+from azul.pavilion.actions import BONUS, PASS, PLACE, TAKE
 from azul.pavilion.state import PavilionState
 
 FILL = {0: "#8e44ad", 1: "#2e9e57", 2: "#e67e22", 3: "#f1c40f", 4: "#2e86de", 5: "#c0392b"}
@@ -26,30 +28,29 @@ def _point(cx: float, cy: float, angle: float, r: float) -> tuple[float, float]:
     return cx + r * math.sin(a), cy - r * math.cos(a)
 
 
-def _tile(x: float, y: float, c: int, size: float, attrs: str = "") -> str:
-    return (
-        f'<g {attrs}><rect x="{x:.1f}" y="{y:.1f}" width="{size}" height="{size}" rx="3" '
-        f'fill="{FILL[c]}" stroke="#333"/><text x="{x + size / 2:.1f}" '
-        f'y="{y + size * 0.72:.1f}" font-size="{size * 0.6:.0f}" text-anchor="middle" '
-        f'fill="{INK[c]}">{data.COLOR_LETTERS[c]}</text></g>'
-    )
+def _tile(x: float, y: float, c: int, size: float, attrs: str, patterns: bool) -> str:
+    letter = data.COLOR_LETTERS[c]
+    return tile(x, y, size, FILL[c], INK[c], letter, attrs, c if patterns else None)
 
 
-def _counts(counts: list[int], x: float, y: float, size: float, attrs: str) -> list[str]:
+def _counts(
+    counts: list[int], x: float, y: float, size: float, attrs: str, patterns: bool
+) -> list[str]:
     out = []
     for c, n in enumerate(counts):
         for _ in range(n):
-            out.append(_tile(x, y, c, size, f'{attrs} data-color="{data.COLOR_LETTERS[c]}"'))
+            attr = f'{attrs} data-color="{data.COLOR_LETTERS[c]}"'
+            out.append(_tile(x, y, c, size, attr, patterns))
             x += size + 2
     return out
 
 
-def _board(state: PavilionState, p: int, ox: float, oy: float) -> list[str]:
+def _board(state: PavilionState, p: int, ox: float, oy: float, patterns: bool) -> list[str]:
     cost = state.game.board.cost
     cx, cy = ox + BOARD / 2, oy + BOARD / 2 + 10
     out = [
         f'<g class="board" data-seat="{p}">',
-        f'<rect x="{ox}" y="{oy}" width="{BOARD}" height="{BOARD + 20}" rx="10" '
+        f'<rect x="{ox}" y="{oy}" width="{BOARD}" height="{BOARD + 44}" rx="10" '
         f'fill="#f7f1e3" stroke="#999"/>',
         f'<text x="{ox + 8}" y="{oy + 16}" font-size="13">seat {p}: {state.points[p]} points'
         f"{' (passed)' if state.passed >> p & 1 else ''}</text>",
@@ -70,29 +71,43 @@ def _board(state: PavilionState, p: int, ox: float, oy: float) -> list[str]:
             c = state.cells[p * data.NUM_SPACES + sp]
             tx, ty = _point(sx, sy, angle, UNIT * 0.9)
             code = f"{data.STAR_LETTERS[star]}{pos}"
+            over = ""
             if c >= 0:
                 fill, ink, label = FILL[c], INK[c], data.COLOR_LETTERS[c]
                 klass = "space covered"
+                if patterns:
+                    over = f'<polygon points="{path}" fill="url(#azul-pat-{c})"/>'
             else:
                 home = data.STAR_COLOR[star] if not state.game.board.grey else None
                 fill = "#fff" if home is None else FILL[home] + "40"
                 ink, label, klass = "#555", str(cost[sp]), "space empty"
             out.append(
                 f'<g class="{klass}" data-space="{code}"><polygon points="{path}" '
-                f'fill="{fill}" stroke="#444"/><text x="{tx:.1f}" y="{ty + 4:.1f}" '
+                f'fill="{fill}" stroke="#444"/>{over}<text x="{tx:.1f}" y="{ty + 4:.1f}" '
                 f'font-size="11" text-anchor="middle" fill="{ink}">{label}</text></g>'
             )
+    b = p * data.NUM_COLORS
+    y = oy + BOARD + 22
+    out.append(f'<text x="{ox + 8}" y="{y + 11}" font-size="11">hand</text>')
+    hand = state.hands[b : b + data.NUM_COLORS]
+    out += _counts(hand, ox + 40, y, 12, 'class="hand"', patterns)
+    kept = state.kept[b : b + data.NUM_COLORS]
+    if any(kept):
+        x = ox + BOARD - 14 * sum(kept) - 8
+        out.append(f'<text x="{x - 34}" y="{y + 11}" font-size="11">kept</text>')
+        out += _counts(kept, x, y, 12, 'class="kept"', patterns)
     out.append("</g>")
     return out
 
 
-def render_svg(state: PavilionState) -> str:
-    """The whole position as one SVG document."""
+def render_svg(state: PavilionState, patterns: bool = False) -> str:
+    """The whole position as one SVG document; ``patterns`` lays a pattern per colour over the
+    tiles (colour-blind mode)."""
     game = state.game
     n = game.players
     width = max(n * (BOARD + 10) + 10, 640)
     table_h = 120
-    height = table_h + BOARD + 40
+    height = table_h + BOARD + 64
     w = state.wild()
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
@@ -101,6 +116,8 @@ def render_svg(state: PavilionState) -> str:
         f'<text x="10" y="18" font-size="14">Round {state.round} of {data.ROUNDS} - wild '
         f"colour {data.COLORS[w]} - {escape(state.decision())}</text>",
     ]
+    if patterns:
+        out.append(pattern_defs([INK[c] for c in range(data.NUM_COLORS)]))
     x = 10.0
     size = 14
     for f in range(1, game.factories + 1):
@@ -117,14 +134,29 @@ def render_svg(state: PavilionState) -> str:
                     c,
                     size,
                     f'data-source="F{f}" data-color="{data.COLOR_LETTERS[c]}"',
+                    patterns,
                 )
             )
         x += 70
     out.append('<text x="10" y="100" font-size="12">centre</text>')
-    out += _counts(state.sources[: data.NUM_COLORS], 60, 89, size, 'data-source="C"')
+    out += _counts(state.sources[: data.NUM_COLORS], 60, 89, size, 'data-source="C"', patterns)
     out.append(f'<text x="{width / 2:.0f}" y="100" font-size="12">supply</text>')
-    out += _counts(state.supply, width / 2 + 48, 89, size, 'data-source="S"')
+    out += _counts(state.supply, width / 2 + 48, 89, size, 'data-source="S"', patterns)
     for p in range(n):
-        out += _board(state, p, 10 + p * (BOARD + 10), table_h)
+        out += _board(state, p, 10 + p * (BOARD + 10), table_h, patterns)
     out.append("</svg>")
     return "\n".join(out)
+
+
+def action_targets(state: PavilionState, action: int) -> list[dict[str, str]]:
+    """What a person clicks on the drawing to choose ``action``, in order: the elements whose
+    ``data-`` attributes match. A pass has none: it is chosen from a list."""
+    kind, x, y, _ = state.game.actions.decode[action]
+    if kind == TAKE:
+        return [{"source": "C" if x == 0 else f"F{x}", "color": data.COLOR_LETTERS[y]}]
+    if kind == PLACE:
+        return [{"seat": str(state.player), "space": actions.space_code(x)}]
+    if kind == BONUS:
+        return [{"source": "S", "color": data.COLOR_LETTERS[x]}]
+    assert kind == PASS
+    return []

@@ -4,6 +4,7 @@ browser client's static files."""
 from __future__ import annotations
 
 import asyncio
+import json
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -98,8 +99,17 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
         return await lobby.undo(game_id, body.token)
 
     @app.get("/api/games/{game_id}/svg")
-    async def get_svg(game_id: str, token: str = Query(...)) -> Response:
-        return Response(lobby.svg(game_id, token), media_type="image/svg+xml")
+    async def get_svg(
+        game_id: str,
+        token: str = Query(...),
+        patterns: bool = Query(False, description="a pattern per colour (colour-blind mode)"),
+        ply: int | None = Query(None, description="the position after this many moves"),
+    ) -> Response:
+        return Response(lobby.svg(game_id, token, patterns, ply), media_type="image/svg+xml")
+
+    @app.post("/api/games/{game_id}/hint")
+    async def post_hint(game_id: str, body: Token) -> list[dict]:
+        return await lobby.hint(game_id, body.token)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str, token: str = Query(...)) -> PlainTextResponse:
@@ -126,14 +136,35 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
                 else:
                     getter.cancel()
                 if receiver in done:
-                    if receiver.result()["type"] == "websocket.disconnect":
+                    message = receiver.result()
+                    if message["type"] == "websocket.disconnect":
                         break
-                    receiver = asyncio.ensure_future(websocket.receive())  # clients only listen
+                    error = await _ws_move(game_id, token, message)
+                    if error is not None:
+                        await websocket.send_json({"error": error})
+                    receiver = asyncio.ensure_future(websocket.receive())
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             receiver.cancel()
             lobby.unsubscribe(game_id, queue)
+
+    async def _ws_move(game_id: str, token: str, message: dict) -> str | None:
+        """A move sent over the WebSocket, {"action": id} or {"move": text}: the new view
+        reaches every listener; an error is answered to this client only."""
+        raw = message.get("text") or message.get("bytes") or ""
+        if len(raw) > MAX_BODY:
+            return f"the message is over {MAX_BODY} bytes"
+        try:
+            body = json.loads(raw)
+            if not isinstance(body, dict) or not body.keys() <= {"action", "move"}:
+                return 'a message is {"action": id} or {"move": "F3:R"}'
+            await lobby.move(game_id, token, body.get("action"), body.get("move"))
+        except json.JSONDecodeError as e:
+            return f"the message is not JSON: {e}"
+        except AzulError as e:
+            return str(e)
+        return None
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

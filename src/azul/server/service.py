@@ -43,6 +43,7 @@ class Table:
     moves: list[str]  # notation of each move, as played
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     thinking: bool = False  # a bot task is running for this table
+    drew: bool | None = None  # whether a draw happened during the last move (None: unknown)
     listeners: list[tuple[asyncio.Queue, int | None]] = field(default_factory=list)
 
     def seat_of(self, token: str | None) -> int | None:
@@ -74,6 +75,23 @@ def _think(game: str, options: dict, seed: int, actions: list[int], bot: str, bo
     for a in actions:
         state.apply_action(a)
     return BotSpec.parse(bot).make(bot_seed).choose(state)
+
+
+HINT_BOT = "mcts:iterations=400"
+
+
+def _hint(game: str, options: dict, seed: int, actions: list[int], bot_seed: int) -> list:
+    """In a worker process: the hint bot's three best moves for the position."""
+    state = azul.load_game(game, **options).new_initial_state(seed)
+    for a in actions:
+        state.apply_action(a)
+    best = BotSpec.parse(HINT_BOT).make(bot_seed).analyse(state)[:3]
+    return [{"action": c.action, "move": c.move, "value": round(c.value, 3)} for c in best]
+
+
+def _generator(state: azul.State) -> Any:
+    """The state of a position's generator: it changes exactly when something is drawn."""
+    return state.to_json()["rng"]
 
 
 class Lobby:
@@ -182,7 +200,12 @@ class Lobby:
         legal = []
         if seat is not None and seat == to_move and seat in human:
             legal = [
-                {"action": a, "move": state.action_to_string(a)} for a in state.legal_actions()
+                {
+                    "action": a,
+                    "move": state.action_to_string(a),
+                    "targets": state.action_targets(a),
+                }
+                for a in state.legal_actions()
             ]
         return {
             "id": table.stored.id,
@@ -196,6 +219,7 @@ class Lobby:
             "over": state.is_terminal(),
             "scores": state.scores(),
             "winners": state.winners(),
+            "breakdown": state.score_breakdown(),
             "log": [
                 {"ply": i + 1, "seat": p, "move": m}
                 for i, (p, m) in enumerate(zip(table.movers, table.moves, strict=True))
@@ -205,10 +229,29 @@ class Lobby:
             "position": position,
         }
 
-    def svg(self, game_id: str, token: str | None) -> str:
+    def svg(
+        self, game_id: str, token: str | None, patterns: bool = False, ply: int | None = None
+    ) -> str:
+        """The drawing of the table, or of the position after ``ply`` moves (replays)."""
         table = self._load(game_id)
         table.seat_of(token)
-        return table.state.to_svg()
+        state = table.state
+        if ply is not None:
+            plies = len(table.stored.actions)
+            if not 0 <= ply <= plies:
+                raise AzulError(f"ply {ply}: this game has moves 0..{plies}")
+            state = self._replay(table, ply)
+        return state.to_svg(patterns)
+
+    async def hint(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
+        """The hint bot's best moves for the seat to move, thought out in the process pool."""
+        table = self._load(game_id)
+        seat = table.seat_of(token)
+        if seat is None or seat != table.state.current_player():
+            raise Conflict("hints are for the player to move")
+        s = table.stored
+        job = (s.game, s.options, s.seed, list(s.actions), s.seed + len(s.actions))
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), _hint, *job)
 
     def record(self, game_id: str, token: str | None) -> str:
         from azul.core.records import Record
@@ -254,6 +297,7 @@ class Lobby:
         """Apply on a copy, commit, then make the copy the table's state (all or nothing)."""
         after = table.state.clone()
         after.apply_action(action)  # raises with the reason; nothing changed
+        drew = _generator(after) != _generator(table.state)
         text = table.state.action_to_string(action)
         ply = len(table.stored.actions) + 1
         self.store.add_move(table.stored.id, ply, action, seat)
@@ -261,16 +305,19 @@ class Lobby:
         table.movers.append(seat)
         table.moves.append(text)
         table.state = after
+        table.drew = drew
         table.stored.version += 1
         self._broadcast(table)
 
     def _undo_allowed(self, table: Table, seat: int) -> bool:
         """The seat's own last action, with nobody else acting and no draw since (rules of the
         table, not of the game)."""
-        if not table.movers or table.movers[-1] != seat:
+        if not table.movers or table.movers[-1] != seat or table.state.is_terminal():
             return False
-        before = self._replay(table, len(table.stored.actions) - 1)
-        return before.to_json()["rng"] == table.state.to_json()["rng"]
+        if table.drew is None:  # loaded from the store: replay the last move once
+            before = self._replay(table, len(table.stored.actions) - 1)
+            table.drew = _generator(before) != _generator(table.state)
+        return not table.drew
 
     def _replay(self, table: Table, plies: int) -> azul.State:
         s = table.stored
@@ -291,6 +338,7 @@ class Lobby:
             plies = len(table.stored.actions) - 1
             self.store.remove_moves_from(table.stored.id, plies + 1)
             table.state = self._replay(table, plies)
+            table.drew = None
             del table.stored.actions[plies:]
             del table.movers[plies:]
             del table.moves[plies:]

@@ -134,7 +134,12 @@ class SintraGame(Game):
 
         return render_text(state)
 
-    def render_svg(self, state: SintraState) -> str:
+    def render_svg(self, state: SintraState, patterns: bool = False) -> str:
         from azul.sintra.svg import render_svg
 
-        return render_svg(state)
+        return render_svg(state, patterns)
+
+    def action_targets(self, state: SintraState, action: int) -> list[dict[str, str]]:
+        from azul.sintra.svg import action_targets
+
+        return action_targets(state, action)

@@ -55,6 +55,7 @@ class SintraState(DealtState):
         "cells",
         "deals",
         "fills",
+        "final",
         "game",
         "glazier",
         "hist",
@@ -77,6 +78,7 @@ class SintraState(DealtState):
 
     def __init__(self, game: SintraGame, seed: int = 0, *, setup: bool = True):
         self.game = game
+        self.final: tuple | None = None  # the end-of-game breakdown, once scored
         if not setup:
             return
         n = game.players
@@ -146,6 +148,7 @@ class SintraState(DealtState):
         s.start = self.start
         s.player = self.player
         s._rng = self._rng
+        s.final = self.final
         return s
 
     # ------------------------------------------------------------------ queries
@@ -450,21 +453,30 @@ class SintraState(DealtState):
         comps = self.game.components
         floor = self.game.options["score_floor"]
         side_a = self.game.options["side"] == "A"
+        final = []
         for p in range(self.game.players):
+            lines = [("play", "", self.points[p])]
             on_strips = sum(1 for x in self.cells[p * CELLS : (p + 1) * CELLS] if x >= 0)
+            lines.append(("leftovers", str(on_strips), on_strips // LEFTOVER_DIVISOR))
             score = self.points[p] + on_strips // LEFTOVER_DIVISOR
             loss = -comps.track[self.track[p]]
+            lines.append(("broken", str(self.track[p]), deduct(score, loss, floor) - score))
             score = deduct(score, loss, floor)
             self.lost[p] += loss
             frames = self.windows[p * WINDOW_FRAMES : (p + 1) * WINDOW_FRAMES]
             if side_a:
+                bonus = 0
                 for ornament in comps.ornaments:
-                    score += ORNAMENT_BONUS[sum(1 for f in ornament if frames[f] >= 0)]
+                    bonus += ORNAMENT_BONUS[sum(1 for f in ornament if frames[f] >= 0)]
+                lines.append(("ornaments", "", bonus))
             else:
                 complete = sum(1 for w in range(SLOTS) if frames[2 * w + 1] >= 0)
                 best = max(frames.count(c) for c in range(NC))
-                score += complete * best
-            self.points[p] = score
+                bonus = complete * best
+                lines.append(("windows", f"{complete}x{best}", bonus))
+            self.points[p] = score + bonus
+            final.append(tuple(lines))
+        self.final = tuple(final)
         self.kind = OVER
 
     # ------------------------------------------------------------------ chance

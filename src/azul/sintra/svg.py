@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
+from azul.core.svgkit import pattern_defs, tile
+from azul.sintra.actions import BREAK, KEEP, PLAY
 from azul.sintra.data import JOKER, NUM_COLORS, ROUNDS, SLOTS, SPACES
 from azul.sintra.state import SintraState
 
@@ -18,16 +20,13 @@ CELL = 20
 BOARD_W = SLOTS * (CELL + 8) + 20
 
 
-def _piece(x: float, y: float, c: int, letters: tuple[str, ...], attrs: str = "") -> str:
-    fill, ink = FILL[c % len(FILL)], INK[c % len(INK)]
-    return (
-        f'<g {attrs}><rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" rx="3" '
-        f'fill="{fill}" stroke="#333"/><text x="{x + CELL / 2}" y="{y + 14}" font-size="12" '
-        f'text-anchor="middle" fill="{ink}">{letters[c]}</text></g>'
-    )
+def _piece(x: float, y: float, c: int, letters: tuple[str, ...], attrs: str, patterns: bool) -> str:
+    attrs = f'{attrs} data-color="{letters[c]}"'
+    pattern = c if patterns else None
+    return tile(x, y, CELL, FILL[c % len(FILL)], INK[c % len(INK)], letters[c], attrs, pattern)
 
 
-def _board(state: SintraState, p: int, ox: float, oy: float) -> list[str]:
+def _board(state: SintraState, p: int, ox: float, oy: float, patterns: bool) -> list[str]:
     letters = state.game.components.letters
     track = state.game.components.track
     values = state.game.window_values
@@ -35,8 +34,12 @@ def _board(state: SintraState, p: int, ox: float, oy: float) -> list[str]:
         f'<g class="board" data-seat="{p}">',
         f'<rect x="{ox}" y="{oy}" width="{BOARD_W}" height="{13 * CELL}" rx="8" '
         f'fill="#eef3f8" stroke="#999"/>',
-        f'<text x="{ox + 8}" y="{oy + 15}" font-size="13">seat {p}: {state.points[p]} points, '
-        f"broken glass {track[state.track[p]]}</text>",
+        f'<text x="{ox + 8}" y="{oy + 15}" font-size="13">seat {p}: {state.points[p]} points'
+        "</text>",
+        f'<g data-strip="break"><rect x="{ox + BOARD_W - 104}" y="{oy + 3}" width="98" '
+        f'height="16" rx="4" fill="#fff" stroke="#c0392b"/><text x="{ox + BOARD_W - 55}" '
+        f'y="{oy + 15}" font-size="11" text-anchor="middle">broken glass '
+        f"{track[state.track[p]]}</text></g>",
     ]
     for slot in range(SLOTS):
         x = ox + 10 + slot * (CELL + 8)
@@ -57,7 +60,7 @@ def _board(state: SintraState, p: int, ox: float, oy: float) -> list[str]:
                 c = state.cells[i * SPACES + k]
                 attrs = f'class="space" data-strip="{slot + 1}" data-space="{k + 1}"'
                 if c >= 0:
-                    out.append(_piece(x, y, c, letters, attrs))
+                    out.append(_piece(x, y, c, letters, attrs, patterns))
                 elif pattern[k] == JOKER:
                     out.append(
                         f'<g {attrs}><rect x="{x}" y="{y}" width="{CELL}" '
@@ -76,7 +79,7 @@ def _board(state: SintraState, p: int, ox: float, oy: float) -> list[str]:
             y = oy + 54 + SPACES * (CELL + 2) + 8 + frame * (CELL + 2)
             c = state.windows[i * 2 + frame]
             if c >= 0:
-                out.append(_piece(x, y, c, letters, f'data-window="{slot + 1}"'))
+                out.append(_piece(x, y, c, letters, f'data-window="{slot + 1}"', patterns))
             else:
                 out.append(
                     f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#fff" '
@@ -90,8 +93,9 @@ def _board(state: SintraState, p: int, ox: float, oy: float) -> list[str]:
     return out
 
 
-def render_svg(state: SintraState) -> str:
-    """The whole position as one SVG document."""
+def render_svg(state: SintraState, patterns: bool = False) -> str:
+    """The whole position as one SVG document; ``patterns`` lays a pattern per colour over the
+    pieces (colour-blind mode)."""
     game = state.game
     comps = game.components
     n = game.players
@@ -105,6 +109,8 @@ def render_svg(state: SintraState) -> str:
         f"{escape(state.decision())}"
         f"{' - printed values provisional' if comps.provisional else ''}</text>",
     ]
+    if patterns:
+        out.append(pattern_defs(INK[:NUM_COLORS]))
     x = 10
     for f in range(1, game.factories + 1):
         out.append(
@@ -119,6 +125,7 @@ def render_svg(state: SintraState) -> str:
                     c,
                     comps.letters,
                     f'data-source="F{f}"',
+                    patterns,
                 )
             )
         x += 58
@@ -126,15 +133,37 @@ def render_svg(state: SintraState) -> str:
     cx = 60
     for c in range(NUM_COLORS):
         for _ in range(state.sources[c]):
-            out.append(_piece(cx, 84, c, comps.letters, 'data-source="C"'))
+            out.append(_piece(cx, 84, c, comps.letters, 'data-source="C"', patterns))
             cx += CELL + 2
     out.append(f'<text x="{width - 230}" y="98" font-size="12">rounds</text>')
     for r, c in enumerate(state.indicator):
         if c >= 0:
             out.append(
-                _piece(width - 180 + r * (CELL + 2), 84, c, comps.letters, f'data-round="{r + 1}"')
+                _piece(
+                    width - 180 + r * (CELL + 2),
+                    84,
+                    c,
+                    comps.letters,
+                    f'data-round="{r + 1}"',
+                    patterns,
+                )
             )
     for p in range(n):
-        out += _board(state, p, 10 + p * (BOARD_W + 10), 110)
+        out += _board(state, p, 10 + p * (BOARD_W + 10), 110, patterns)
     out.append("</svg>")
     return "\n".join(out)
+
+
+def action_targets(state: SintraState, action: int) -> list[dict[str, str]]:
+    """What a person clicks on the drawing to choose ``action``, in order: the pieces of one
+    colour in a factory or the centre, then a strip of their board or its broken-glass box.
+    Walking back and keeping a piece are chosen from a list."""
+    kind, source, color, target = state.game.actions.decode[action]
+    if kind == KEEP or kind != PLAY:
+        return []
+    letter = state.game.components.letters[color]
+    strip = "break" if target == BREAK else str(target + 1)
+    return [
+        {"source": "C" if source == 0 else f"F{source}", "color": letter},
+        {"seat": str(state.player), "strip": strip},
+    ]
