@@ -56,6 +56,23 @@ def page():
         browser.close()
 
 
+def take_a_turn(page):
+    """One move the way a person makes it: click highlighted pieces and places on the board
+    while there are any, else pick from the list of moves; then confirm."""
+    for _ in range(6):
+        if page.locator("#confirm:enabled").count():
+            page.click("#confirm")
+            return True
+        clickable = page.locator("#board .clickable")
+        if clickable.count():
+            clickable.first.click()
+        elif page.locator("#moves button").count():
+            page.locator("#moves button").first.click()
+        else:
+            return False
+    raise AssertionError("no move could be chosen in 6 clicks")
+
+
 @pytest.mark.parametrize("game", ["sintra", "pavilion"])
 def test_a_complete_game_in_the_browser(server, page, game):
     ARTIFACTS.mkdir(exist_ok=True)
@@ -65,23 +82,35 @@ def test_a_complete_game_in_the_browser(server, page, game):
     page.click("button[type=submit]")
     page.click("#links a >> text=play")
     page.wait_for_selector("#status")
+    page.wait_for_selector("#board svg")
+    page.check("#patterns")  # colour-blind mode: patterns over the colours, remembered
+    page.wait_for_selector("#board pattern", state="attached")
+    page.click("#hint:enabled")
+    page.wait_for_function("document.querySelector('#hint-text').textContent.includes(':')")
+    assert page.locator("#moves button.hinted").count() >= 1
     page.screenshot(path=str(ARTIFACTS / f"{game}-start.png"))
     end = time.time() + 240
-    moves = 0
+    moves = board_clicks = 0
     while time.time() < end:
         status = page.text_content("#status") or ""
         if "game over" in status:
             break
-        buttons = page.locator("#moves button")
-        if not buttons.count():
+        log_before = page.locator("#log li").count()
+        board_clicks += page.locator("#board .clickable").count() > 0
+        if not take_a_turn(page):
             page.wait_for_timeout(50)
             continue
-        log_before = page.locator("#log li").count()
-        buttons.first.click()  # a locator finds the button again if an update redrew it
-        page.click("#confirm:enabled")
         page.wait_for_function(f"document.querySelectorAll('#log li').length > {log_before}")
         moves += 1
     page.screenshot(path=str(ARTIFACTS / f"{game}-end.png"), full_page=True)
     assert "game over" in (page.text_content("#status") or "")
-    assert moves > 10
-    assert page.locator("#board svg").count() == 1
+    assert moves > 10 and board_clicks > 5
+    assert page.locator("#board pattern").count() > 0  # the choice survived every redraw
+    rows = page.locator("#breakdown tr")
+    assert rows.count() >= 3 and "total" in rows.last.text_content()
+    page.click("#first")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 0')")
+    page.wait_for_selector("#board svg title:text-matches('round 1')", state="attached")
+    page.screenshot(path=str(ARTIFACTS / f"{game}-replay-start.png"))
+    page.click("#next")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 1')")
