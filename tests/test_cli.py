@@ -147,3 +147,37 @@ def test_components_flag(tmp_path, capsys):
     assert cli.main(["bench", "sintra", "--games", "1", "--components", str(path)]) == 0
     assert cli.main(["bench", "pavilion", "--games", "1", "--components", str(path)]) == 2
     assert "unknown option(s) components for pavilion" in capsys.readouterr().err
+
+
+def test_hint_undo_and_colours_at_the_prompt():
+    # seat 0 takes from a factory (the centre is still empty, so nothing is drawn), the bot
+    # replies, then undo takes both back; a pass in phase 2 refills the supply: no undo then
+    state = azul.load_game("pavilion", first_player=0).new_initial_state(3)
+    typed = iter(["hint", "undo", state.action_to_string(state.legal_actions()[0]), "undo"])
+    out = []
+
+    def ask(prompt):
+        return next(typed, "quit")
+
+    start = json.dumps(state.to_json(), sort_keys=True)
+    final = cli.play(state, {0}, {1: make("greedy")}, seed=3, ask=ask, say=out.append, color=True)
+    text = "\n".join(out)
+    hint = next(line for line in out if line.startswith("hint: "))[6:].split(", ")
+    legal = {final.action_to_string(a) for a in final.legal_actions()}
+    assert 1 <= len(hint) <= 3 and set(hint) <= legal
+    assert "nothing to undo" in text and "took back your last move" in text
+    assert json.dumps(final.to_json(), sort_keys=True) == start
+    assert "\x1b[" in out[0]  # coloured pieces
+
+
+def test_undo_is_refused_after_a_draw():
+    from tests.pavilion.helpers import load
+
+    # round 1, phase 2: seat 1 has passed; seat 0's pass ends the round and the factories
+    # are filled for round 2 from the bag, so that pass cannot be taken back
+    state = load(hands=["B"], passed=[False, True])
+    typed = iter(["pass", "undo"])
+    out = []
+    final = cli.play(state, {0, 1}, {}, seed=0, ask=lambda _: next(typed, "quit"), say=out.append)
+    assert "cannot undo: pieces were drawn since your last move" in out
+    assert final.to_json()["round"] == 2

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import azul
+from azul.core import ansi
 from azul.core.errors import AzulError
 from azul.core.records import load_record, record_of, replay
 
@@ -42,8 +43,11 @@ def _wrap(items: list[str]) -> str:
 
 HELP = """Commands: a move in the notation below, or
   moves      list the legal moves        board    show the position again
+  hint       a bot's three best moves    undo     take back your last move
   save FILE  save the game record        quit     leave the game
 """
+
+HINT_BOT = "mcts:iterations=400"
 
 
 def play(
@@ -54,10 +58,13 @@ def play(
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
     save: str | None = None,
+    color: bool = False,
 ) -> azul.State:
-    """Play to the end: humans type moves, bots choose theirs. Returns the final state."""
+    """Play to the end: humans type moves, bots choose theirs. Moves are applied to ``state``;
+    after an undo the game goes on in a copy. Returns the final state."""
     game = state.game
-    say(state.render())
+    before: list[azul.State] = []  # the position before each of the humans' moves, for undo
+    say(state.render(color))
     while not state.is_terminal():
         seat = state.current_player()
         if seat not in humans:
@@ -65,7 +72,7 @@ def play(
             say(f"seat {seat} plays {state.action_to_string(action)}")
             state.apply_action(action)
             if state.current_player() in humans or state.is_terminal():
-                say(state.render())
+                say(state.render(color))
             continue
         try:
             line = ask(f"seat {seat}, your {state.decision()}> ").strip()
@@ -84,17 +91,34 @@ def play(
             say(_wrap([state.action_to_string(a) for a in state.legal_actions()]))
             continue
         if word in ("board", "b"):
-            say(state.render())
+            say(state.render(color))
+            continue
+        if word == "hint":
+            from azul.arena.match import BotSpec
+
+            best = BotSpec.parse(HINT_BOT).make(seed + len(state.history())).analyse(state)
+            say("hint: " + ", ".join(c.move for c in best[:3]))
+            continue
+        if word == "undo":
+            if not before:
+                say("nothing to undo: you have not moved yet")
+            elif before[-1].generator_state() != state.generator_state():
+                say("cannot undo: pieces were drawn since your last move")
+            else:
+                state = before.pop()
+                say(f"took back your last move\n{state.render(color)}")
             continue
         if word.startswith("save "):
             _save(state, seed, line[5:].strip(), say)
             continue
+        copy = state.clone()
         try:
             state.apply_string(line)
         except AzulError as e:
             say(f"not legal: {e}  (type 'moves' for the legal moves, 'help' for the notation)")
             continue
-        say(state.render())
+        before.append(copy)
+        say(state.render(color))
     if state.is_terminal():
         say("final scores: " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(state.scores())))
     if save:
@@ -122,7 +146,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     spec = BotSpec.parse(args.opponent)
     bots = {s: spec.make(args.seed + s) for s in range(n) if s not in humans}
     state = game.new_initial_state(args.seed)
-    play(state, humans, bots, args.seed, save=args.save)
+    color = {"always": True, "never": False}.get(args.color, ansi.wanted())
+    play(state, humans, bots, args.seed, save=args.save, color=color)
     return 0
 
 
@@ -271,6 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots")
     p.add_argument("--save", metavar="FILE", help="save the game record here at the end")
+    p.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="coloured pieces (default: when the output is a terminal and NO_COLOR is unset)",
+    )
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="step through a recorded game")

@@ -83,7 +83,7 @@ class Game:
     def state_to_json(self, state: State) -> dict:
         raise NotImplementedError
 
-    def render_text(self, state: State) -> str:
+    def render_text(self, state: State, color: bool = False) -> str:
         raise NotImplementedError
 
     def render_svg(self, state: State, patterns: bool = False) -> str:
@@ -149,9 +149,13 @@ class State:
         """The position as a JSON-ready dict (see the game's position format)."""
         return self.game.state_to_json(self)
 
-    def render(self) -> str:
-        """The position as text for a terminal."""
-        return self.game.render_text(self)
+    def generator_state(self) -> Any:
+        """The generator's state, to compare: it changes exactly when something is drawn."""
+        return self.to_json()["rng"]
+
+    def render(self, color: bool = False) -> str:
+        """The position as text for a terminal; ``color`` paints the pieces (ANSI)."""
+        return self.game.render_text(self, color)
 
     def to_svg(self, patterns: bool = False) -> str:
         """The position drawn as an SVG document; ``patterns`` adds a pattern per colour

@@ -142,10 +142,10 @@ class PavilionGame(Game):
 
         return state_to_json(state)
 
-    def render_text(self, state: PavilionState) -> str:
+    def render_text(self, state: PavilionState, color: bool = False) -> str:
         from azul.pavilion.render import render_text
 
-        return render_text(state)
+        return render_text(state, color)
 
     def render_svg(self, state: PavilionState, patterns: bool = False) -> str:
         from azul.pavilion.svg import render_svg

@@ -89,11 +89,6 @@ def _hint(game: str, options: dict, seed: int, actions: list[int], bot_seed: int
     return [{"action": c.action, "move": c.move, "value": round(c.value, 3)} for c in best]
 
 
-def _generator(state: azul.State) -> Any:
-    """The state of a position's generator: it changes exactly when something is drawn."""
-    return state.to_json()["rng"]
-
-
 class Lobby:
     """Every table of the server, made from and written to the store."""
 
@@ -297,7 +292,7 @@ class Lobby:
         """Apply on a copy, commit, then make the copy the table's state (all or nothing)."""
         after = table.state.clone()
         after.apply_action(action)  # raises with the reason; nothing changed
-        drew = _generator(after) != _generator(table.state)
+        drew = after.generator_state() != table.state.generator_state()
         text = table.state.action_to_string(action)
         ply = len(table.stored.actions) + 1
         self.store.add_move(table.stored.id, ply, action, seat)
@@ -316,7 +311,7 @@ class Lobby:
             return False
         if table.drew is None:  # loaded from the store: replay the last move once
             before = self._replay(table, len(table.stored.actions) - 1)
-            table.drew = _generator(before) != _generator(table.state)
+            table.drew = before.generator_state() != table.state.generator_state()
         return not table.drew
 
     def _replay(self, table: Table, plies: int) -> azul.State:

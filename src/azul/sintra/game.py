@@ -129,10 +129,10 @@ class SintraGame(Game):
 
         return state_to_json(state)
 
-    def render_text(self, state: SintraState) -> str:
+    def render_text(self, state: SintraState, color: bool = False) -> str:
         from azul.sintra.render import render_text
 
-        return render_text(state)
+        return render_text(state, color)
 
     def render_svg(self, state: SintraState, patterns: bool = False) -> str:
         from azul.sintra.svg import render_svg

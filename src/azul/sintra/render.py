@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from azul.core.ansi import painter, plain
 from azul.core.api import CHANCE, TERMINAL
 from azul.sintra.data import JOKER, NUM_COLORS, ROUNDS, SLOTS, SPACES
 from azul.sintra.state import WINDOW_FRAMES, SintraState
+from azul.sintra.svg import FILL, INK
 
 NC = NUM_COLORS
+PAINT = painter(FILL, INK)
 
 
-def render_text(state: SintraState) -> str:
+def render_text(state: SintraState, color: bool = False) -> str:
     game = state.game
     comps = game.components
-    letters = comps.letters
+    paint = PAINT if color else plain
+    letters = [paint(letter, c) for c, letter in enumerate(comps.letters)]
 
     def pieces(counts: list[int]) -> str:
         parts = [f"{n}{letters[c]}" for c, n in enumerate(counts) if n]
@@ -73,7 +77,7 @@ def render_text(state: SintraState) -> str:
                 if c >= 0:
                     row.append(letters[c])
                 else:
-                    row.append("*" if want == JOKER else letters[want].lower())
+                    row.append("*" if want == JOKER else comps.letters[want].lower())
             out.append("              " + "   ".join(row))
         w = p * WINDOW_FRAMES
         for frame, label in ((0, "win top"), (1, "win bot")):
