@@ -48,10 +48,10 @@ def wait_turn(base, gid, token):
     raise AssertionError("the bot did not move")
 
 
-def test_kill_9_and_restart(tmp_path):
+def test_kill_9_and_restart(database):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+    url = database
     proc = start(port, url)
     try:
         g = httpx.post(

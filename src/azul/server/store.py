@@ -71,10 +71,18 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'azul.sqlite3'}"
 
 
+def engine_url(url: str) -> str:
+    """``postgresql://`` URLs use the psycopg driver (the ``postgres`` extra)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
 class Store:
     def __init__(self, url: str | None = None):
         self.url = url or default_url()
-        self.engine = create_engine(self.url)
+        self.engine = create_engine(engine_url(self.url))
         Base.metadata.create_all(self.engine)
 
     def create(

@@ -1,0 +1,26 @@
+"""The databases the storage tests run on: SQLite always, PostgreSQL when it is installed."""
+
+import pytest
+
+from tests.server import postgres
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    if postgres.binaries() is None and not postgres.os.environ.get("AZUL_TEST_POSTGRES"):
+        pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
+    pytest.importorskip("psycopg")
+    with postgres.server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """An empty database's URL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    url = request.getfixturevalue("postgres_url")
+    from azul.server.store import Base, Store
+
+    Base.metadata.drop_all(Store(url).engine)  # every test starts from empty tables
+    return url
