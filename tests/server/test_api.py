@@ -246,3 +246,15 @@ def test_hints_replays_patterns_and_the_final_breakdown(client):
     )
     res = client.get(f"/api/games/{gid}/svg", params={"token": t0, "ply": plies + 1})
     assert res.status_code == 400 and f"0..{plies}" in res.json()["error"]
+
+
+def test_stats_count_the_moves_of_people(client):
+    g = new_game(client, HUMANS)
+    t0 = g["seats"][0]["token"]
+    assert client.get("/api/stats").json()["moves"] == 0
+    v = client.get(f"/api/games/{g['id']}", params={"token": t0}).json()
+    client.post(
+        f"/api/games/{g['id']}/moves", json={"token": t0, "action": v["legal"][0]["action"]}
+    )
+    stats = client.get("/api/stats").json()
+    assert stats["moves"] == 1 and stats["move_ms"]["p50"] > 0

@@ -86,6 +86,12 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
         seats = [s.model_dump() for s in body.seats]
         return await lobby.create(body.game, body.options, seats, body.seed)
 
+    @app.get("/api/stats")
+    async def get_stats() -> dict:
+        """Tables in memory, people's moves since the start, and the server's time per move
+        (checks, commit and live views, not bots thinking)."""
+        return lobby.stats()
+
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, token: str = Query(...)) -> dict:
         return lobby.view(game_id, token)
@@ -159,7 +165,7 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
             body = json.loads(raw)
             if not isinstance(body, dict) or not body.keys() <= {"action", "move"}:
                 return 'a message is {"action": id} or {"move": "F3:R"}'
-            await lobby.move(game_id, token, body.get("action"), body.get("move"))
+            await lobby.play(game_id, token, body.get("action"), body.get("move"))
         except json.JSONDecodeError as e:
             return f"the message is not JSON: {e}"
         except AzulError as e:

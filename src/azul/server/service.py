@@ -12,6 +12,8 @@ import asyncio
 import multiprocessing
 import os
 import secrets
+import time
+from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -97,6 +99,7 @@ class Lobby:
         self.executor = executor
         self.tables: dict[str, Table] = {}
         self.tasks: set[asyncio.Task] = set()
+        self.move_times: deque[float] = deque(maxlen=1_000_000)  # seconds per human move
 
     def _pool(self) -> Executor:
         if self.executor is None:
@@ -270,6 +273,15 @@ class Lobby:
         self, game_id: str, token: str | None, action: Any = None, move: Any = None
     ) -> dict[str, Any]:
         """Play a human's action (an id or the notation); committed before it is answered."""
+        table, seat = await self.play(game_id, token, action, move)
+        return self._view(table, seat)
+
+    async def play(
+        self, game_id: str, token: str | None, action: Any = None, move: Any = None
+    ) -> tuple[Table, int]:
+        """Play a human's action and tell every listener; the table and the seat that moved.
+        The time it takes (lock, checks, commit, views for the listeners) is recorded."""
+        start = time.perf_counter()
         table = self._load(game_id)
         seat = table.seat_of(token)
         async with table.lock:
@@ -286,7 +298,23 @@ class Lobby:
                 action = state.string_to_action(move)
             self._play(table, seat, action)
         self._start_bots(table)
-        return self._view(table, seat)
+        self.move_times.append(time.perf_counter() - start)
+        return table, seat
+
+    def stats(self) -> dict[str, Any]:
+        """Moves played by people since the server started, and how long the server took."""
+        times = sorted(self.move_times)
+
+        def ms(q: float) -> float | None:
+            return (
+                round(1000 * times[min(len(times) - 1, int(q * len(times)))], 2) if times else None
+            )
+
+        return {
+            "tables": len(self.tables),
+            "moves": len(times),
+            "move_ms": {"p50": ms(0.5), "p99": ms(0.99), "max": ms(1.0)},
+        }
 
     def _play(self, table: Table, seat: int, action: int) -> None:
         """Apply on a copy, commit, then make the copy the table's state (all or nothing)."""

@@ -11,7 +11,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import ForeignKey, Integer, String, Text, create_engine, delete, select, update
+from sqlalchemy import (
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -79,10 +89,21 @@ def engine_url(url: str) -> str:
     return url
 
 
+def _sqlite_setup(connection, _record) -> None:
+    """Write-ahead logging: commits survive the server being killed (not a power cut) and
+    readers never wait for a writer."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
 class Store:
     def __init__(self, url: str | None = None):
         self.url = url or default_url()
         self.engine = create_engine(engine_url(self.url))
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_setup)
         Base.metadata.create_all(self.engine)
 
     def create(

@@ -1,0 +1,163 @@
+"""Load benchmark: many concurrent games played over WebSockets against one server process.
+
+Every game has two seats held by this script's bots, which choose a random legal move after a
+pause (``--think``, the bots' thinking, which is not part of the latency). Each move is sent on
+the seat's WebSocket; the new view comes back on every connection of the game. At the end the
+script reports the server's own time per move (``/api/stats``: checks, commit and live views),
+the round trip seen by the clients, the games completed, and checks that nothing was lost:
+every move a client saw acknowledged is in the game's stored record.
+
+    python benchmarks/load.py --games 200            # starts its own server (SQLite)
+    python benchmarks/load.py --url http://host:8000 # or drives a running one
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+import websockets
+from tqdm import tqdm
+
+
+def start_server(port: int, database: str) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "azul", "serve", "--port", str(port), "--database", database]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.time() + 30
+    while time.time() < end:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1)
+            return proc
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+async def seat(
+    url: str, gid: str, token: str, think: float, rng: random.Random, trips: list, bar
+) -> int:
+    """One seat's bot: waits for its turn, thinks, moves; returns the moves it saw stored."""
+    moved = 0
+    sent_at = None
+    async with websockets.connect(f"{url}/api/games/{gid}/ws?token={token}") as ws:
+        async for message in ws:
+            view = json.loads(message)
+            if "error" in view:
+                raise RuntimeError(f"game {gid}: {view['error']}")
+            if sent_at is not None and view["log"] and view["log"][-1]["seat"] == view["you"]:
+                trips.append(time.perf_counter() - sent_at)
+                sent_at = None
+                moved += 1
+                bar.update()
+            if view["over"]:
+                return moved
+            if view["legal"] and sent_at is None:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"action": rng.choice(view["legal"])["action"]}))
+    raise RuntimeError(f"game {gid}: the connection closed before the end")
+
+
+async def run(args: argparse.Namespace, url: str) -> dict:
+    ws_url = url.replace("http", "ws", 1)
+    rng = random.Random(args.seed)
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        games = []
+        for i in range(args.games):
+            res = await client.post(
+                "/api/games",
+                json={
+                    "game": args.game if args.game != "both" else ("pavilion", "sintra")[i % 2],
+                    "options": {"players": 2},
+                    "seats": [{"kind": "human"}, {"kind": "human"}],
+                    "seed": args.seed + i,
+                },
+            )
+            res.raise_for_status()
+            games.append(res.json())
+        trips: list[float] = []
+        start = time.perf_counter()
+        with tqdm(desc="moves", unit="move", disable=args.quiet) as bar:
+            jobs = [
+                seat(
+                    ws_url, g["id"], s["token"], args.think, random.Random(rng.random()), trips, bar
+                )
+                for g in games
+                for s in g["seats"]
+            ]
+            results = await asyncio.gather(*jobs, return_exceptions=True)
+        wall = time.perf_counter() - start
+        failures = [r for r in results if isinstance(r, Exception)]
+        moved = [r for r in results if not isinstance(r, Exception)]
+        lost = completed = 0
+        for i, g in enumerate(games):
+            view = (
+                await client.get(f"/api/games/{g['id']}", params={"token": g["watch_token"]})
+            ).json()
+            completed += view["over"]
+            seen = sum(x for x in results[2 * i : 2 * i + 2] if not isinstance(x, Exception))
+            lost += max(0, seen - len(view["log"]))
+        stats = (await client.get("/api/stats")).json()
+    trips.sort()
+    return {
+        "games": args.games,
+        "completed": completed,
+        "failures": [str(f) for f in failures[:5]],
+        "moves": sum(moved),
+        "lost": lost,
+        "seconds": round(wall, 1),
+        "moves_per_second": round(sum(moved) / wall, 1),
+        "server_move_ms": stats["move_ms"],
+        "round_trip_ms": {
+            "p50": round(1000 * statistics.median(trips), 2) if trips else None,
+            "p99": round(1000 * trips[int(0.99 * (len(trips) - 1))], 2) if trips else None,
+        },
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
+    parser.add_argument("--game", choices=["pavilion", "sintra", "both"], default="both")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds a bot waits before moving"
+    )
+    parser.add_argument("--url", help="a running server; by default one is started")
+    parser.add_argument("--database", help="the started server's database (default SQLite)")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help="also write the results here (JSON)")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args()
+    proc = None
+    url = args.url
+    if url is None:
+        folder = tempfile.mkdtemp(prefix="azul-load-")
+        database = args.database or f"sqlite:///{os.path.join(folder, 'load.db')}"
+        proc = start_server(args.port, database)
+        url = f"http://127.0.0.1:{args.port}"
+    try:
+        result = asyncio.run(run(args, url))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait()
+    print(json.dumps(result, indent=2))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(result, f, indent=2)
+    return 0 if result["completed"] == args.games and not result["lost"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

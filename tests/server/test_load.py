@@ -1,0 +1,29 @@
+"""The load benchmark's script runs end to end (a small load; the figures are benchmarks)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("websockets")
+from tests.server.test_restart import free_port  # noqa: E402
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
+
+
+def test_load_script_plays_every_game_and_loses_nothing(tmp_path):
+    out = tmp_path / "load.json"
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "--games", "4", "--think", "0", "--quiet"]
+        + ["--port", str(free_port()), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    result = json.loads(out.read_text())
+    assert result["completed"] == 4 and result["lost"] == 0 and not result["failures"]
+    assert result["moves"] > 4 * 40  # whole games, not a few moves
+    assert result["server_move_ms"]["p50"] > 0
