@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import textwrap
@@ -11,16 +12,20 @@ from pathlib import Path
 from typing import Any
 
 import azul
+from azul import i18n
 from azul.core import ansi
 from azul.core.errors import AzulError
 from azul.core.records import load_record, record_of, replay
+from azul.i18n import N_, _
+
+DESCRIPTION = N_("Azul: Summer Pavilion and Stained Glass of Sintra: play, replay, bots, server.")
 
 
 def _option(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` with VALUE read as JSON when it can be (1, true, null), else as text."""
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+        raise argparse.ArgumentTypeError(_("{text!r} is not KEY=VALUE").format(text=text))
     try:
         return key, json.loads(value)
     except json.JSONDecodeError:
@@ -41,11 +46,12 @@ def _wrap(items: list[str]) -> str:
     return textwrap.fill("  ".join(items), width=100, subsequent_indent="  ")
 
 
-HELP = """Commands: a move in the notation below, or
+HELP = N_("""Commands: a move in the notation below, or
   moves      list the legal moves        board    show the position again
   hint       a bot's three best moves    undo     take back your last move
-  save FILE  save the game record        quit     leave the game
-"""
+  rules      a summary of the rules      save FILE  save the game record
+  quit       leave the game
+""")
 
 HINT_BOT = "mcts:iterations=400"
 
@@ -69,15 +75,17 @@ def play(
         seat = state.current_player()
         if seat not in humans:
             action = bots[seat].choose(state)
-            say(f"seat {seat} plays {state.action_to_string(action)}")
+            move = state.action_to_string(action)
+            say(_("seat {seat} plays {move}").format(seat=seat, move=move))
             state.apply_action(action)
             if state.current_player() in humans or state.is_terminal():
                 say(state.render(color))
             continue
         try:
-            line = ask(f"seat {seat}, your {state.decision()}> ").strip()
+            prompt = _("seat {seat}, your move ({decision})> ")
+            line = ask(prompt.format(seat=seat, decision=_(state.decision()))).strip()
         except (EOFError, KeyboardInterrupt):
-            say("\nleaving the game")
+            say("\n" + _("leaving the game"))
             break
         word = line.lower()
         if not line:
@@ -85,7 +93,7 @@ def play(
         if word in ("quit", "exit", "q"):
             break
         if word in ("help", "h", "?"):
-            say(HELP + game.notation_help())
+            say(_(HELP) + game.notation_help())
             continue
         if word in ("moves", "m"):
             say(_wrap([state.action_to_string(a) for a in state.legal_actions()]))
@@ -97,16 +105,19 @@ def play(
             from azul.arena.match import BotSpec
 
             best = BotSpec.parse(HINT_BOT).make(seed + len(state.history())).analyse(state)
-            say("hint: " + ", ".join(c.move for c in best[:3]))
+            say(_("hint: {moves}").format(moves=", ".join(c.move for c in best[:3])))
             continue
         if word == "undo":
             if not before:
-                say("nothing to undo: you have not moved yet")
+                say(_("nothing to undo: you have not moved yet"))
             elif before[-1].generator_state() != state.generator_state():
-                say("cannot undo: pieces were drawn since your last move")
+                say(_("cannot undo: pieces were drawn since your last move"))
             else:
                 state = before.pop()
-                say(f"took back your last move\n{state.render(color)}")
+                say(_("took back your last move") + "\n" + state.render(color))
+            continue
+        if word == "rules":
+            say(i18n.rules(game.name, i18n.current()))
             continue
         if word.startswith("save "):
             _save(state, seed, line[5:].strip(), say)
@@ -115,12 +126,13 @@ def play(
         try:
             state.apply_string(line)
         except AzulError as e:
-            say(f"not legal: {e}  (type 'moves' for the legal moves, 'help' for the notation)")
+            hint = _("type 'moves' for the legal moves, 'help' for the notation")
+            say(_("not legal: {reason}").format(reason=e) + f"  ({hint})")
             continue
         before.append(copy)
         say(state.render(color))
     if state.is_terminal():
-        say("final scores: " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(state.scores())))
+        say(_final(state))
     if save:
         _save(state, seed, save, say)
     return state
@@ -130,9 +142,9 @@ def _save(state: azul.State, seed: int, path: str, say: Callable[[str], None]) -
     try:
         record_of(state, seed).save(path)
     except OSError as e:
-        say(f"cannot save to {path}: {e.strerror}")
+        say(_("cannot save to {path}: {reason}").format(path=path, reason=e.strerror))
         return
-    say(f"record saved to {path}")
+    say(_("record saved to {path}").format(path=path))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -140,7 +152,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     n = game.info.num_players
     humans = {args.seat} if not args.hotseat else set(range(n))
     if not args.hotseat and not 0 <= args.seat < n:
-        raise AzulError(f"--seat {args.seat} is not a seat 0..{n - 1}")
+        raise AzulError(
+            _("--seat {seat} is not a seat 0..{last}").format(seat=args.seat, last=n - 1)
+        )
     from azul.arena.match import BotSpec
 
     spec = BotSpec.parse(args.opponent)
@@ -159,9 +173,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if action is None:
             break
         print(f"\n--> {state.action_to_string(action)}\n")
-        if interactive and input("[Enter] next, q quit ").strip().lower() == "q":
+        if interactive and input(_("[Enter] next, q quit") + " ").strip().lower() == "q":
             return 0
-    print("final scores: " + ", ".join(f"seat {i}: {s}" for i, s in enumerate(state.scores())))
+    print(_final(state))
     return 0
 
 
@@ -169,12 +183,27 @@ def cmd_show(args: argparse.Namespace) -> int:
     try:
         doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as e:
-        raise AzulError(f"cannot read {args.file}: {e}") from None
+        raise AzulError(
+            _("cannot read {file}: {reason}").format(file=args.file, reason=e)
+        ) from None
     state = azul.load_state(doc, seed=0)
     print(state.render())
     if not state.is_terminal():
-        print("\nlegal: " + _wrap([state.action_to_string(a) for a in state.legal_actions()]))
+        moves = _wrap([state.action_to_string(a) for a in state.legal_actions()])
+        print("\n" + _("legal moves: {moves}").format(moves=moves))
     return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    print(i18n.rules(args.game, i18n.current()))
+    return 0
+
+
+def _final(state: azul.State) -> str:
+    scores = ", ".join(
+        _("seat {seat}: {score}").format(seat=i, score=s) for i, s in enumerate(state.scores())
+    )
+    return _("final scores: {scores}").format(scores=scores)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -200,7 +229,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise AzulError("--plot needs matplotlib: pip install -e '.[plot]'") from None
+            raise AzulError(_("--plot needs matplotlib: pip install -e '.[plot]'")) from None
     bots = [BotSpec.parse(b) for b in args.bots]
     for spec in bots:  # fail early on an unknown bot or option
         spec.make(0)
@@ -212,13 +241,13 @@ def cmd_match(args: argparse.Namespace) -> int:
     azul.load_game(args.game, players=players, **options)  # fail early on bad options
     if args.command == "match":
         if len(bots) != 2:
-            raise AzulError("a match is between two bots: use 'azul tournament' for more")
+            raise AzulError(_("a match is between two bots: use 'azul tournament' for more"))
         jobs = tournament.match_jobs(
             args.game, options, bots, players, args.games, args.seed, limit
         )
     else:
         if len(bots) < 2:
-            raise AzulError("a tournament needs at least two bots")
+            raise AzulError(_("a tournament needs at least two bots"))
         jobs = tournament.tournament_jobs(
             args.game, options, bots, players, args.games, args.seed, limit
         )
@@ -227,9 +256,13 @@ def cmd_match(args: argparse.Namespace) -> int:
     )
     print(table(stats))
     files = tournament.write(args.out, results, stats, plot=args.plot)
+    done = _("{games} games; results in {files} and the records in {folder}")
     print(
-        f"{len(results)} games; results in {', '.join(str(f) for f in files)} "
-        f"and {len(results)} records in {args.out}/records/"
+        done.format(
+            games=len(results),
+            files=", ".join(str(f) for f in files),
+            folder=f"{args.out}/records/",
+        )
     )
     return 0
 
@@ -240,12 +273,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         from azul.server.app import create_app
     except ImportError:
-        raise AzulError("the server needs its extra: pip install -e '.[server]'") from None
+        raise AzulError(_("the server needs its extra: pip install -e '.[server]'")) from None
     app = create_app(args.database)
+    url = f"http://{args.host}:{args.port}/"
+    where = app.state.lobby.store.url
     print(
-        f"Azul games at http://{args.host}:{args.port}/  (games kept in "
-        f"{app.state.lobby.store.url})",
-        flush=True,
+        _("Azul games at {url}  (games kept in {where})").format(url=url, where=where), flush=True
     )
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=5
@@ -254,8 +287,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="azul", description=__doc__)
+    parser = argparse.ArgumentParser(prog="azul", description=_(DESCRIPTION))
     parser.add_argument("--version", action="version", version=f"azul {azul.__version__}")
+    parser.add_argument(
+        "--lang",
+        choices=sorted(i18n.LANGUAGES),
+        help=_("language of the command and the terminal game, remembered (default: the locale)"),
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     def game_args(p: argparse.ArgumentParser, game_required: bool = True) -> None:
@@ -263,13 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
             "game",
             choices=sorted(azul.GAMES),
             nargs=None if game_required else "?",
-            help="the game",
+            help=_("the game"),
         )
         p.add_argument(
             "--players",
             type=int,
             default=None if game_required else 2,
-            help="number of players, 2-4 (default 2)",
+            help=_("number of players, 2-4 (default 2)"),
         )
         p.add_argument(
             "-o",
@@ -277,91 +315,118 @@ def build_parser() -> argparse.ArgumentParser:
             type=_option,
             action="append",
             metavar="KEY=VALUE",
-            help="a game option, e.g. -o board=grey (repeatable)",
+            help=_("a game option, e.g. -o board=grey (repeatable)"),
         )
         p.add_argument(
             "--components",
             metavar="FILE",
-            help="the printed values of your copy (games with a components file: sintra)",
+            help=_("the printed values of your copy (games with a components file: sintra)"),
         )
 
-    p = sub.add_parser("play", help="play a game in the terminal")
+    p = sub.add_parser("play", help=_("play a game in the terminal"))
     game_args(p)
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--hotseat", action="store_true", help="every seat is a person at this terminal")
+    p.add_argument("--seat", type=int, default=0, help=_("your seat (default 0)"))
+    p.add_argument(
+        "--hotseat", action="store_true", help=_("every seat is a person at this terminal")
+    )
     p.add_argument(
         "--opponent",
         default="heuristic",
-        help="bot for the other seats, e.g. random, greedy, mcts:time=0.5 (default heuristic)",
+        help=_("bot for the other seats, e.g. random, greedy, mcts:time=0.5 (default heuristic)"),
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots")
-    p.add_argument("--save", metavar="FILE", help="save the game record here at the end")
+    p.add_argument("--seed", type=int, default=0, help=_("seed of the deal and the bots"))
+    p.add_argument("--save", metavar="FILE", help=_("save the game record here at the end"))
     p.add_argument(
         "--color",
         choices=["auto", "always", "never"],
         default="auto",
-        help="coloured pieces (default: when the output is a terminal and NO_COLOR is unset)",
+        help=_("coloured pieces (default: when the output is a terminal and NO_COLOR is unset)"),
     )
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("replay", help="step through a recorded game")
-    p.add_argument("file", help="a record (.jsonl) saved by 'azul play --save'")
-    p.add_argument("--all", action="store_true", help="print every step without waiting")
+    p = sub.add_parser("replay", help=_("step through a recorded game"))
+    p.add_argument("file", help=_("a record (.jsonl) saved by 'azul play --save'"))
+    p.add_argument("--all", action="store_true", help=_("print every step without waiting"))
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("show", help="print a position document and its legal moves")
-    p.add_argument("file", help="a position (.json)")
+    p = sub.add_parser("show", help=_("print a position document and its legal moves"))
+    p.add_argument("file", help=_("a position (.json)"))
     p.set_defaults(func=cmd_show)
 
     for command, what in (
-        ("match", "two bots play each other"),
-        ("tournament", "every pair of bots plays a match"),
+        ("match", N_("two bots play each other")),
+        ("tournament", N_("every pair of bots plays a match")),
     ):
-        p = sub.add_parser(command, help=what)
+        p = sub.add_parser(command, help=_(what))
         game_args(p)
         p.add_argument(
             "bots",
             nargs="+",
             metavar="BOT",
-            help="a bot name with options, e.g. greedy or mcts:iterations=500",
+            help=_("a bot name with options, e.g. greedy or mcts:iterations=500"),
         )
         p.add_argument(
             "--games",
             type=int,
             default=20,
-            help="games per match, rounded up to whole mirrored deals (default 20)",
+            help=_("games per match, rounded up to whole mirrored deals (default 20)"),
         )
-        p.add_argument("--seed", type=int, default=0, help="seed of the first deal")
-        p.add_argument("--time", type=float, help="seconds per move for every bot")
-        p.add_argument("--iterations", type=int, help="iterations per move (search bots)")
+        p.add_argument("--seed", type=int, default=0, help=_("seed of the first deal"))
+        p.add_argument("--time", type=float, help=_("seconds per move for every bot"))
+        p.add_argument("--iterations", type=int, help=_("iterations per move (search bots)"))
         p.add_argument("--backend", choices=["local", "ray"], default="local")
-        p.add_argument("--workers", type=int, default=1, help="processes or Ray workers")
-        p.add_argument("--address", help="address of an existing Ray cluster")
-        p.add_argument("--out", default="azul-results", help="folder for the results")
-        p.add_argument("--plot", action="store_true", help="also write scores.png")
-        p.add_argument("--quiet", action="store_true", help="no progress bar")
+        p.add_argument("--workers", type=int, default=1, help=_("processes or Ray workers"))
+        p.add_argument("--address", help=_("address of an existing Ray cluster"))
+        p.add_argument("--out", default="azul-results", help=_("folder for the results"))
+        p.add_argument("--plot", action="store_true", help=_("also write scores.png"))
+        p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
         p.set_defaults(func=cmd_match)
 
-    p = sub.add_parser("serve", help="start the game server for the browser")
+    p = sub.add_parser("serve", help=_("start the game server for the browser"))
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--database", help="an SQLAlchemy URL (default: SQLite in the user data dir)")
+    p.add_argument("--database", help=_("an SQLAlchemy URL (default: SQLite in the user data dir)"))
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("bench", help="measure the engine's speed on random games")
+    p = sub.add_parser("rules", help=_("a summary of a game's rules"))
+    p.add_argument("game", choices=sorted(azul.GAMES), help=_("the game"))
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("bench", help=_("measure the engine's speed on random games"))
     game_args(p, game_required=False)
-    p.add_argument("--games", type=int, default=300, help="games to play (default 300)")
+    p.add_argument("--games", type=int, default=300, help=_("games to play (default 300)"))
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_bench)
     return parser
 
 
+def _language(argv: list[str]) -> None:
+    """Choose the language before the parser is built, so that its help is translated too: a
+    --lang given here (and remembered), else the detected one."""
+    lang = None
+    for i, word in enumerate(argv):
+        if word == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+        elif word.startswith("--lang="):
+            lang = word.split("=", 1)[1]
+    if lang is not None and i18n.supported(lang) == lang:
+        with contextlib.suppress(OSError):  # a read-only home still gets the language now
+            i18n.remember(lang)
+        i18n.use(lang)
+    else:
+        i18n.use(i18n.detect())
+    argparse._ = i18n._  # argparse's own words (usage, options, errors) from our catalogs
+    argparse.ngettext = i18n.ngettext
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    _language(argv)
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except AzulError as e:
-        print(f"azul: error: {e}", file=sys.stderr)
+        print(_("azul: error: {message}").format(message=e), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away, e.g. '| head'
         sys.stderr.close()

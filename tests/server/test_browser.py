@@ -85,8 +85,10 @@ def test_a_complete_game_in_the_browser(server, page, game):
     page.wait_for_selector("#board svg")
     page.check("#patterns")  # colour-blind mode: patterns over the colours, remembered
     page.wait_for_selector("#board pattern", state="attached")
-    page.click("#hint:enabled")
-    page.wait_for_function("document.querySelector('#hint-text').textContent.includes(':')")
+    page.click("#hint:enabled", timeout=120_000)  # the bot may move first, in a new pool
+    page.wait_for_function(
+        "document.querySelector('#hint-text').textContent.includes(':')", timeout=120_000
+    )
     assert page.locator("#moves button.hinted").count() >= 1
     page.screenshot(path=str(ARTIFACTS / f"{game}-start.png"))
     end = time.time() + 240

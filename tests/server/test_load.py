@@ -8,16 +8,17 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("websockets")
-from tests.server.test_restart import free_port  # noqa: E402
+from tests.server.test_restart import free_port
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
 
 
 def test_load_script_plays_every_game_and_loses_nothing(tmp_path):
     out = tmp_path / "load.json"
+    port = str(free_port())
+    args = ["--games", "4", "--think", "0", "--quiet", "--port", port, "--out", str(out)]
     run = subprocess.run(
-        [sys.executable, str(SCRIPT), "--games", "4", "--think", "0", "--quiet"]
-        + ["--port", str(free_port()), "--out", str(out)],
+        [sys.executable, str(SCRIPT), *args],
         capture_output=True,
         text=True,
         timeout=300,

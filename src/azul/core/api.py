@@ -86,7 +86,7 @@ class Game:
     def render_text(self, state: State, color: bool = False) -> str:
         raise NotImplementedError
 
-    def render_svg(self, state: State, patterns: bool = False) -> str:
+    def render_svg(self, state: State, patterns: bool = False, lang: str | None = None) -> str:
         raise NotImplementedError
 
     def action_targets(self, state: State, action: int) -> list[dict[str, str]]:
@@ -157,10 +157,10 @@ class State:
         """The position as text for a terminal; ``color`` paints the pieces (ANSI)."""
         return self.game.render_text(self, color)
 
-    def to_svg(self, patterns: bool = False) -> str:
+    def to_svg(self, patterns: bool = False, lang: str | None = None) -> str:
         """The position drawn as an SVG document; ``patterns`` adds a pattern per colour
-        (colour-blind mode)."""
-        return self.game.render_svg(self, patterns)
+        (colour-blind mode); ``lang`` (en, fr, pt) the language of its words."""
+        return self.game.render_svg(self, patterns, lang)
 
     def action_targets(self, action: int) -> list[dict[str, str]]:
         """The drawing's elements a person clicks, in order, to choose a legal ``action``:

@@ -8,6 +8,7 @@ from typing import Any
 from azul.core.api import Game, GameInfo, observation_size
 from azul.core.errors import OptionError
 from azul.core.options import check_options
+from azul.i18n import N_, _
 from azul.pavilion import data, observation
 from azul.pavilion.actions import ActionSpace
 from azul.pavilion.state import PavilionState
@@ -42,7 +43,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "supply_refill": ("every_turn",),  # rules 5.7
     "draw_order": ("supply_first",),  # rules 2
 }
-NOTATION_HELP = """Colours: P purple, G green, O orange, Y yellow, B blue, R red.
+NOTATION_HELP = N_("""Colours: P purple, G green, O orange, Y yellow, B blue, R red.
 Stars: C centre, P purple, O orange, R red, B blue, Y yellow, G green; spaces 1-6 clockwise.
   F3:R      take red from factory 3 (one wild comes along if the factory has any)
   C:Y       take yellow from the centre (C:P takes one wild when only wilds are left)
@@ -52,7 +53,7 @@ Stars: C centre, P purple, O orange, R red, B blue, Y yellow, G green; spaces 1-
   pass      pass, keeping the whole hand (4 tiles or fewer)
   pass:PPGR pass, keeping 2 purple, 1 green and 1 red (the rest cost 1 point each)
   S:B       take a blue bonus tile from the supply
-"""
+""")
 _BOARD_ALIASES = {"coloured": "coloured", "colored": "coloured", "grey": "grey", "gray": "grey"}
 
 
@@ -135,7 +136,7 @@ class PavilionGame(Game):
         observation.observe(state, seat, views)
 
     def notation_help(self) -> str:
-        return NOTATION_HELP
+        return _(NOTATION_HELP)
 
     def state_to_json(self, state: PavilionState) -> dict:
         from azul.pavilion.position import state_to_json
@@ -147,10 +148,12 @@ class PavilionGame(Game):
 
         return render_text(state, color)
 
-    def render_svg(self, state: PavilionState, patterns: bool = False) -> str:
+    def render_svg(
+        self, state: PavilionState, patterns: bool = False, lang: str | None = None
+    ) -> str:
         from azul.pavilion.svg import render_svg
 
-        return render_svg(state, patterns)
+        return render_svg(state, patterns, lang)
 
     def action_targets(self, state: PavilionState, action: int) -> list[dict[str, str]]:
         from azul.pavilion.svg import action_targets

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from azul.core.ansi import Paint, painter, plain
 from azul.core.api import CHANCE, TERMINAL
+from azul.i18n import _
 from azul.pavilion import data
 from azul.pavilion.state import FIRST_PLAYER, PavilionState
 from azul.pavilion.svg import FILL, INK
@@ -21,14 +22,15 @@ def tiles(counts: list[int], paint: Paint = plain) -> str:
 def _board_lines(state: PavilionState, p: int, paint: Paint) -> list[str]:
     """One line per star: a colour letter on covered spaces, the cost (a digit) on empty ones."""
     cost = state.game.board.cost
-    lines = ["    star        1 2 3 4 5 6"]
+    star_word = _("star")
+    lines = [f"    {star_word:<10}  1 2 3 4 5 6"]
     for star in range(data.NUM_STARS):
         cells = []
         for i in range(6):
             sp = star * 6 + i
             c = state.cells[p * data.NUM_SPACES + sp]
             cells.append(paint(data.COLOR_LETTERS[c], c) if c >= 0 else str(cost[sp]))
-        label = f"{data.STAR_LETTERS[star]} {data.STARS[star]}"
+        label = data.STAR_LETTERS[star] + " " + _(data.STARS[star])
         lines.append(f"    {label:<10}  " + " ".join(cells))
     return lines
 
@@ -37,50 +39,59 @@ def render_text(state: PavilionState, color: bool = False) -> str:
     game = state.game
     paint = PAINT if color else plain
     w = state.wild()
-    head = (
-        f"Azul: Summer Pavilion ({game.options['board']} board) - round {state.round} of "
-        f"{data.ROUNDS}, wild colour {data.COLORS[w]} ({paint(data.COLOR_LETTERS[w], w)})"
+    head = _(
+        "Azul: Summer Pavilion ({board} board) - round {round} of {rounds}, wild colour "
+        "{color} ({letter})"
+    ).format(
+        board=_(game.options["board"]),
+        round=state.round,
+        rounds=data.ROUNDS,
+        color=_(data.COLORS[w]),
+        letter=paint(data.COLOR_LETTERS[w], w),
     )
     out = [head]
     cp = state.current_player()
     if cp == TERMINAL:
         scores = state.scores()
+        seats = ", ".join(str(i) for i in state.winners())
         out.append(
-            "Game over. Winner(s): "
-            + ", ".join(f"seat {i}" for i in state.winners())
-            + " with "
-            + str(max(scores))
+            _("Game over. Winner(s): seat {seats} with {score}").format(
+                seats=seats, score=max(scores)
+            )
         )
     elif cp == CHANCE:
-        what = "the first player" if state.deals[0] == FIRST_PLAYER else "a tile from the bag"
-        out.append(f"Chance: drawing {what}")
+        if state.deals[0] == FIRST_PLAYER:
+            out.append(_("Chance: drawing the first player"))
+        else:
+            out.append(_("Chance: drawing a tile from the bag"))
     else:
         out.append(
-            f"Seat {cp} to {state.decision()}"
-            + (f" ({state.owed} bonus tile(s) from the supply)" if state.owed else "")
+            _("Seat {seat} to move: {decision}").format(seat=cp, decision=_(state.decision()))
         )
+        if state.owed:
+            out[-1] += " " + _("({n} bonus tile(s) from the supply)").format(n=state.owed)
     facs = []
     for f in range(1, game.factories + 1):
         facs.append(f"F{f}[{tiles(state.sources[f * NC : (f + 1) * NC], paint)}]")
-    out.append("Factories: " + "  ".join(facs))
-    token = "  + start player token" if state.token < 0 else ""
-    out.append(f"Centre:    {tiles(state.sources[:NC], paint)}{token}")
-    out.append(
-        f"Supply:    {tiles(state.supply, paint)}    bag {sum(state.bag)}, tower {sum(state.tower)}"
-    )
+    out.append(_("Factories:") + " " + "  ".join(facs))
+    token = "  + " + _("start player token") if state.token < 0 else ""
+    centre, supply = _("Centre:"), _("Supply:")
+    out.append(f"{centre:<10} {tiles(state.sources[:NC], paint)}{token}")
+    counts = _("bag {bag}, tower {tower}").format(bag=sum(state.bag), tower=sum(state.tower))
+    out.append(f"{supply:<10} {tiles(state.supply, paint)}    {counts}")
     for p in range(game.players):
         marks = []
         if state.token == p:
-            marks.append("start token")
+            marks.append(_("start player token"))
         if state.passed >> p & 1:
-            marks.append("passed")
+            marks.append(_("passed"))
         if p == cp:
-            marks.append("to move")
+            marks.append(_("to move"))
         extra = f"  ({', '.join(marks)})" if marks else ""
         hand = state.hands[p * NC : (p + 1) * NC]
-        out.append(
-            f"Seat {p}: score {state.points[p]}  hand {tiles(hand, paint)}  "
-            f"kept {tiles(state.kept[p * NC : (p + 1) * NC], paint)}{extra}"
-        )
+        kept = tiles(state.kept[p * NC : (p + 1) * NC], paint)
+        line = _("Seat {seat}: score {score}  hand {hand}  kept {kept}")
+        out.append(line.format(seat=p, score=state.points[p], hand=tiles(hand, paint), kept=kept))
+        out[-1] += extra
         out.extend(_board_lines(state, p, paint))
     return "\n".join(out)

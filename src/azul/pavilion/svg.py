@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from html import escape
 
+from azul import i18n
 from azul.core.svgkit import pattern_defs, tile
 from azul.pavilion import actions, data
 from azul.pavilion.actions import BONUS, PASS, PLACE, TAKE
@@ -45,15 +46,17 @@ def _counts(
     return out
 
 
-def _board(state: PavilionState, p: int, ox: float, oy: float, patterns: bool) -> list[str]:
+def _board(state: PavilionState, p: int, ox: float, oy: float, patterns: bool, tr) -> list[str]:
     cost = state.game.board.cost
     cx, cy = ox + BOARD / 2, oy + BOARD / 2 + 10
     out = [
         f'<g class="board" data-seat="{p}">',
         f'<rect x="{ox}" y="{oy}" width="{BOARD}" height="{BOARD + 44}" rx="10" '
         f'fill="#f7f1e3" stroke="#999"/>',
-        f'<text x="{ox + 8}" y="{oy + 16}" font-size="13">seat {p}: {state.points[p]} points'
-        f"{' (passed)' if state.passed >> p & 1 else ''}</text>",
+        f'<text x="{ox + 8}" y="{oy + 16}" font-size="13">'
+        + escape(tr("seat {seat}: {points} points").format(seat=p, points=state.points[p]))
+        + (escape(" (" + tr("passed") + ")") if state.passed >> p & 1 else "")
+        + "</text>",
     ]
     for star in range(data.NUM_STARS):
         sx, sy = (cx, cy) if star == 0 else _point(cx, cy, STAR_DIRECTION[star], 3.55 * UNIT)
@@ -88,21 +91,26 @@ def _board(state: PavilionState, p: int, ox: float, oy: float, patterns: bool) -
             )
     b = p * data.NUM_COLORS
     y = oy + BOARD + 22
-    out.append(f'<text x="{ox + 8}" y="{y + 11}" font-size="11">hand</text>')
+    hand_word, kept_word = escape(tr("hand")), escape(tr("kept"))
+    out.append(f'<text x="{ox + 8}" y="{y + 11}" font-size="11">{hand_word}</text>')
     hand = state.hands[b : b + data.NUM_COLORS]
     out += _counts(hand, ox + 40, y, 12, 'class="hand"', patterns)
     kept = state.kept[b : b + data.NUM_COLORS]
     if any(kept):
         x = ox + BOARD - 14 * sum(kept) - 8
-        out.append(f'<text x="{x - 34}" y="{y + 11}" font-size="11">kept</text>')
+        out.append(
+            f'<text x="{x - 4}" y="{y + 11}" font-size="11" text-anchor="end">{kept_word}</text>'
+        )
         out += _counts(kept, x, y, 12, 'class="kept"', patterns)
     out.append("</g>")
     return out
 
 
-def render_svg(state: PavilionState, patterns: bool = False) -> str:
+def render_svg(state: PavilionState, patterns: bool = False, lang: str | None = None) -> str:
     """The whole position as one SVG document; ``patterns`` lays a pattern per colour over the
-    tiles (colour-blind mode)."""
+    tiles (colour-blind mode); its words are in ``lang`` (default: the current language)."""
+    tr = i18n.in_language(lang) if lang else i18n._
+    title = tr("Summer Pavilion, round {round}")
     game = state.game
     n = game.players
     width = max(n * (BOARD + 10) + 10, 640)
@@ -112,9 +120,17 @@ def render_svg(state: PavilionState, patterns: bool = False) -> str:
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
         f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">',
-        f"<title>{escape(f'Summer Pavilion, round {state.round}')}</title>",
-        f'<text x="10" y="18" font-size="14">Round {state.round} of {data.ROUNDS} - wild '
-        f"colour {data.COLORS[w]} - {escape(state.decision())}</text>",
+        "<title>" + escape(title.format(round=state.round)) + "</title>",
+        '<text x="10" y="18" font-size="14">'
+        + escape(
+            tr("Round {round} of {rounds} - wild colour {color} - {decision}").format(
+                round=state.round,
+                rounds=data.ROUNDS,
+                color=tr(data.COLORS[w]),
+                decision=tr(state.decision()),
+            )
+        )
+        + "</text>",
     ]
     if patterns:
         out.append(pattern_defs([INK[c] for c in range(data.NUM_COLORS)]))
@@ -138,12 +154,13 @@ def render_svg(state: PavilionState, patterns: bool = False) -> str:
                 )
             )
         x += 70
-    out.append('<text x="10" y="100" font-size="12">centre</text>')
+    centre, supply = escape(tr("centre")), escape(tr("supply"))
+    out.append(f'<text x="10" y="100" font-size="12">{centre}</text>')
     out += _counts(state.sources[: data.NUM_COLORS], 60, 89, size, 'data-source="C"', patterns)
-    out.append(f'<text x="{width / 2:.0f}" y="100" font-size="12">supply</text>')
+    out.append(f'<text x="{width / 2:.0f}" y="100" font-size="12">{supply}</text>')
     out += _counts(state.supply, width / 2 + 48, 89, size, 'data-source="S"', patterns)
     for p in range(n):
-        out += _board(state, p, 10 + p * (BOARD + 10), table_h, patterns)
+        out += _board(state, p, 10 + p * (BOARD + 10), table_h, patterns, tr)
     out.append("</svg>")
     return "\n".join(out)
 

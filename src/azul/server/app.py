@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 import azul
+from azul import i18n
 from azul.core.errors import AzulError
 from azul.server.service import Conflict, Forbidden, Lobby, NotFound
 from azul.server.store import Store
@@ -110,8 +111,24 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
         token: str = Query(...),
         patterns: bool = Query(False, description="a pattern per colour (colour-blind mode)"),
         ply: int | None = Query(None, description="the position after this many moves"),
+        lang: str = Query("en", description="language of the drawing's words: en, fr or pt"),
     ) -> Response:
-        return Response(lobby.svg(game_id, token, patterns, ply), media_type="image/svg+xml")
+        if lang not in i18n.LANGUAGES:
+            raise AzulError(f"lang {lang!r}: use one of {', '.join(i18n.LANGUAGES)}")
+        svg = lobby.svg(game_id, token, patterns, ply, lang)
+        return Response(svg, media_type="image/svg+xml")
+
+    @app.get("/api/i18n/{lang}")
+    async def get_catalog(lang: str) -> dict:
+        """The browser client's words in ``lang`` (msgid: text), and the rules summaries."""
+        if lang not in i18n.LANGUAGES:
+            raise NotFound(f"no language {lang!r}: use one of {', '.join(i18n.LANGUAGES)}")
+        return {
+            "lang": lang,
+            "languages": i18n.LANGUAGES,
+            "messages": i18n.catalog(lang),
+            "rules": {game: i18n.rules(game, lang) for game in sorted(azul.GAMES)},
+        }
 
     @app.post("/api/games/{game_id}/hint")
     async def post_hint(game_id: str, body: Token) -> list[dict]:

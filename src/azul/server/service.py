@@ -228,7 +228,12 @@ class Lobby:
         }
 
     def svg(
-        self, game_id: str, token: str | None, patterns: bool = False, ply: int | None = None
+        self,
+        game_id: str,
+        token: str | None,
+        patterns: bool = False,
+        ply: int | None = None,
+        lang: str = "en",
     ) -> str:
         """The drawing of the table, or of the position after ``ply`` moves (replays)."""
         table = self._load(game_id)
@@ -239,7 +244,7 @@ class Lobby:
             if not 0 <= ply <= plies:
                 raise AzulError(f"ply {ply}: this game has moves 0..{plies}")
             state = self._replay(table, ply)
-        return state.to_svg(patterns)
+        return state.to_svg(patterns, lang)
 
     async def hint(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
         """The hint bot's best moves for the seat to move, thought out in the process pool."""

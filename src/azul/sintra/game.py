@@ -7,6 +7,7 @@ from typing import Any
 from azul.core.api import Game, GameInfo, observation_size
 from azul.core.errors import OptionError
 from azul.core.options import check_options
+from azul.i18n import N_, _
 from azul.sintra import data, observation
 from azul.sintra.actions import ActionSpace
 from azul.sintra.state import SintraState
@@ -48,7 +49,7 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     return opts
 
 
-NOTATION_HELP = """Colours by letter ({letters}); strips 1-8 from left to right.
+NOTATION_HELP = N_("""Colours by letter ({letters}); strips 1-8 from left to right.
   F3:{a}>4      take every {na} piece of factory 3 (the rest go to the centre) and place
               them on strip 4 (the glazier's strip or one to its right)
   C:{b}>2       the same from the centre (the first to do so takes the starting-player tile
@@ -56,7 +57,7 @@ NOTATION_HELP = """Colours by letter ({letters}); strips 1-8 from left to right.
   F1:{a}>break  every piece breaks: only when no reachable strip can take one
   back        move the glazier back to the leftmost remaining strip
   keep:{b}      after completing a strip of several colours, the piece kept for the window
-"""
+""")
 
 
 class SintraGame(Game):
@@ -116,8 +117,11 @@ class SintraGame(Game):
 
     def notation_help(self) -> str:
         c = self.components
-        letters = ", ".join(f"{x} {n}" for x, n in zip(c.letters, c.colors, strict=True))
-        return NOTATION_HELP.format(letters=letters, a=c.letters[0], na=c.colors[0], b=c.letters[2])
+        names = [_(n) for n in c.colors]
+        letters = ", ".join(f"{x} {n}" for x, n in zip(c.letters, names, strict=True))
+        return _(NOTATION_HELP).format(
+            letters=letters, a=c.letters[0], na=_(c.colors[0]), b=c.letters[2]
+        )
 
     def _read_position(self, doc: Any, seed: int | None) -> SintraState:
         from azul.sintra.position import state_from_json
@@ -134,10 +138,12 @@ class SintraGame(Game):
 
         return render_text(state, color)
 
-    def render_svg(self, state: SintraState, patterns: bool = False) -> str:
+    def render_svg(
+        self, state: SintraState, patterns: bool = False, lang: str | None = None
+    ) -> str:
         from azul.sintra.svg import render_svg
 
-        return render_svg(state, patterns)
+        return render_svg(state, patterns, lang)
 
     def action_targets(self, state: SintraState, action: int) -> list[dict[str, str]]:
         from azul.sintra.svg import action_targets

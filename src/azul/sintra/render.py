@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from azul.core.ansi import painter, plain
 from azul.core.api import CHANCE, TERMINAL
+from azul.i18n import _
 from azul.sintra.data import JOKER, NUM_COLORS, ROUNDS, SLOTS, SPACES
 from azul.sintra.state import WINDOW_FRAMES, SintraState
 from azul.sintra.svg import FILL, INK
@@ -22,49 +23,56 @@ def render_text(state: SintraState, color: bool = False) -> str:
         parts = [f"{n}{letters[c]}" for c, n in enumerate(counts) if n]
         return " ".join(parts) if parts else "-"
 
-    out = [
-        f"Azul: Stained Glass of Sintra (side {game.options['side']}) - round {state.round} "
-        f"of {ROUNDS}"
-    ]
+    head = _("Azul: Stained Glass of Sintra (side {side}) - round {round} of {rounds}")
+    out = [head.format(side=game.options["side"], round=state.round, rounds=ROUNDS)]
     if comps.provisional:
-        out.append(f"Note: the printed values in use are {comps.provenance}.")
+        note = _("Note: the printed values in use are provisional ({provenance}).")
+        out.append(note.format(provenance=comps.provenance))
     ind = " ".join(letters[c] if c >= 0 else "." for c in state.indicator)
     top = state.round_color()
+    bonus = _(comps.colors[top]) if top >= 0 else "-"
     out.append(
-        f"Round indicator (I..VI): {ind}   bonus colour: {comps.colors[top] if top >= 0 else '-'}"
+        _("Round indicator (I..VI): {pieces}   bonus colour: {color}").format(
+            pieces=ind, color=bonus
+        )
     )
     cp = state.current_player()
     if cp == TERMINAL:
-        out.append("Game over. Winner(s): " + ", ".join(f"seat {i}" for i in state.winners()))
+        seats = ", ".join(str(i) for i in state.winners())
+        out.append(_("Game over. Winner(s): seat {seats}").format(seats=seats))
     elif cp == CHANCE:
-        out.append("Chance: drawing")
+        out.append(_("Chance: drawing"))
     elif state.decision() == "keep":
-        out.append(f"Seat {cp} to choose the piece to keep from strip {state.keep_slot + 1}")
+        line = _("Seat {seat} to choose the piece to keep from strip {strip}")
+        out.append(line.format(seat=cp, strip=state.keep_slot + 1))
     else:
-        out.append(f"Seat {cp} to play")
+        out.append(_("Seat {seat} to play").format(seat=cp))
     facs = [
         f"F{f}[{pieces(state.sources[f * NC : (f + 1) * NC])}]"
         for f in range(1, game.factories + 1)
     ]
-    out.append("Factories: " + "  ".join(facs))
-    tile = "  + starting-player tile" if state.tile < 0 else ""
-    out.append(f"Centre:    {pieces(state.sources[:NC])}{tile}")
-    out.append(f"Bag {sum(state.bag)}, tower {sum(state.tower)}")
+    out.append(_("Factories:") + " " + "  ".join(facs))
+    tile = "  + " + _("starting player tile") if state.tile < 0 else ""
+    centre = _("Centre:")
+    out.append(f"{centre:<10} {pieces(state.sources[:NC])}{tile}")
+    out.append(_("bag {bag}, tower {tower}").format(bag=sum(state.bag), tower=sum(state.tower)))
     values = game.window_values
+    glazier, strip, value = _("glazier"), _("strip"), _("value")
     for p in range(game.players):
         marks = []
         if state.tile == p:
-            marks.append("starting-player tile")
+            marks.append(_("starting player tile"))
         if p == cp:
-            marks.append("to move")
+            marks.append(_("to move"))
         extra = f"  ({', '.join(marks)})" if marks else ""
         track = comps.track[state.track[p]]
-        out.append(
-            f"Seat {p}: score {state.points[p]}  broken glass {track} (lost {state.lost[p]}){extra}"
-        )
+        line = _("Seat {seat}: score {score}  broken glass {track} (lost {lost})")
+        out.append(line.format(seat=p, score=state.points[p], track=track, lost=state.lost[p]))
+        out[-1] += extra
         g = state.glazier[p]
-        out.append("    glazier   " + "   ".join("v" if s == g else " " for s in range(SLOTS)))
-        out.append("    strip     " + "   ".join(str(s + 1) for s in range(SLOTS)))
+        marks = "   ".join("v" if s == g else " " for s in range(SLOTS))
+        out.append(f"    {glazier:<10}" + marks)
+        out.append(f"    {strip:<10}" + "   ".join(str(s + 1) for s in range(SLOTS)))
         for k in range(SPACES):
             row = []
             for slot in range(SLOTS):
@@ -80,7 +88,7 @@ def render_text(state: SintraState, color: bool = False) -> str:
                     row.append("*" if want == JOKER else comps.letters[want].lower())
             out.append("              " + "   ".join(row))
         w = p * WINDOW_FRAMES
-        for frame, label in ((0, "win top"), (1, "win bot")):
+        for frame, label in ((0, _("window 1")), (1, _("window 2"))):
             row = [
                 letters[state.windows[w + 2 * s + frame]]
                 if state.windows[w + 2 * s + frame] >= 0
@@ -88,6 +96,6 @@ def render_text(state: SintraState, color: bool = False) -> str:
                 for s in range(SLOTS)
             ]
             out.append(f"    {label:<10}" + "   ".join(row))
-        out.append("    value     " + "   ".join(str(v) for v in values))
-    out.append("(empty spaces show their colour in lower case, * a joker space)")
+        out.append(f"    {value:<10}" + "   ".join(str(v) for v in values))
+    out.append(_("(empty spaces show their colour in lower case, * a joker space)"))
     return "\n".join(out)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
+from azul import i18n
 from azul.core.svgkit import pattern_defs, tile
 from azul.sintra.actions import BREAK, KEEP, PLAY
 from azul.sintra.data import JOKER, NUM_COLORS, ROUNDS, SLOTS, SPACES
@@ -26,7 +27,7 @@ def _piece(x: float, y: float, c: int, letters: tuple[str, ...], attrs: str, pat
     return tile(x, y, CELL, FILL[c % len(FILL)], INK[c % len(INK)], letters[c], attrs, pattern)
 
 
-def _board(state: SintraState, p: int, ox: float, oy: float, patterns: bool) -> list[str]:
+def _board(state: SintraState, p: int, ox: float, oy: float, patterns: bool, tr) -> list[str]:
     letters = state.game.components.letters
     track = state.game.components.track
     values = state.game.window_values
@@ -34,12 +35,14 @@ def _board(state: SintraState, p: int, ox: float, oy: float, patterns: bool) -> 
         f'<g class="board" data-seat="{p}">',
         f'<rect x="{ox}" y="{oy}" width="{BOARD_W}" height="{13 * CELL}" rx="8" '
         f'fill="#eef3f8" stroke="#999"/>',
-        f'<text x="{ox + 8}" y="{oy + 15}" font-size="13">seat {p}: {state.points[p]} points'
-        "</text>",
+        f'<text x="{ox + 8}" y="{oy + 15}" font-size="13">'
+        + escape(tr("seat {seat}: {points} points").format(seat=p, points=state.points[p]))
+        + "</text>",
         f'<g data-strip="break"><rect x="{ox + BOARD_W - 104}" y="{oy + 3}" width="98" '
         f'height="16" rx="4" fill="#fff" stroke="#c0392b"/><text x="{ox + BOARD_W - 55}" '
-        f'y="{oy + 15}" font-size="11" text-anchor="middle">broken glass '
-        f"{track[state.track[p]]}</text></g>",
+        f'y="{oy + 15}" font-size="11" text-anchor="middle">'
+        + escape(tr("broken glass {points}").format(points=track[state.track[p]]))
+        + "</text></g>",
     ]
     for slot in range(SLOTS):
         x = ox + 10 + slot * (CELL + 8)
@@ -93,9 +96,11 @@ def _board(state: SintraState, p: int, ox: float, oy: float, patterns: bool) -> 
     return out
 
 
-def render_svg(state: SintraState, patterns: bool = False) -> str:
+def render_svg(state: SintraState, patterns: bool = False, lang: str | None = None) -> str:
     """The whole position as one SVG document; ``patterns`` lays a pattern per colour over the
-    pieces (colour-blind mode)."""
+    pieces (colour-blind mode); its words are in ``lang`` (default: the current language)."""
+    tr = i18n.in_language(lang) if lang else i18n._
+    title = tr("Stained Glass of Sintra, round {round}")
     game = state.game
     comps = game.components
     n = game.players
@@ -104,10 +109,15 @@ def render_svg(state: SintraState, patterns: bool = False) -> str:
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" font-family="sans-serif">',
-        f"<title>{escape(f'Stained Glass of Sintra, round {state.round}')}</title>",
-        f'<text x="10" y="18" font-size="14">Round {state.round} of {ROUNDS} - '
-        f"{escape(state.decision())}"
-        f"{' - printed values provisional' if comps.provisional else ''}</text>",
+        "<title>" + escape(title.format(round=state.round)) + "</title>",
+        '<text x="10" y="18" font-size="14">'
+        + escape(
+            tr("Round {round} of {rounds} - {decision}").format(
+                round=state.round, rounds=ROUNDS, decision=tr(state.decision())
+            )
+            + (" - " + tr("printed values provisional") if comps.provisional else "")
+        )
+        + "</text>",
     ]
     if patterns:
         out.append(pattern_defs(INK[:NUM_COLORS]))
@@ -129,13 +139,14 @@ def render_svg(state: SintraState, patterns: bool = False) -> str:
                 )
             )
         x += 58
-    out.append('<text x="10" y="98" font-size="12">centre</text>')
+    centre, rounds = escape(tr("centre")), escape(tr("rounds"))
+    out.append(f'<text x="10" y="98" font-size="12">{centre}</text>')
     cx = 60
     for c in range(NUM_COLORS):
         for _ in range(state.sources[c]):
             out.append(_piece(cx, 84, c, comps.letters, 'data-source="C"', patterns))
             cx += CELL + 2
-    out.append(f'<text x="{width - 230}" y="98" font-size="12">rounds</text>')
+    out.append(f'<text x="{width - 230}" y="98" font-size="12">{rounds}</text>')
     for r, c in enumerate(state.indicator):
         if c >= 0:
             out.append(
@@ -149,7 +160,7 @@ def render_svg(state: SintraState, patterns: bool = False) -> str:
                 )
             )
     for p in range(n):
-        out += _board(state, p, 10 + p * (BOARD_W + 10), 110, patterns)
+        out += _board(state, p, 10 + p * (BOARD_W + 10), 110, patterns, tr)
     out.append("</svg>")
     return "\n".join(out)
 

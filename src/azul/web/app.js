@@ -8,7 +8,9 @@ let picks = [];        // data- attributes of the board elements clicked so far
 let selected = null;   // the chosen legal move, waiting for confirmation
 let hinted = [];       // actions the last hint named
 let replayPly = null;  // the move number shown while replaying, null for the live table
-const t = text => text;  // the place where translations will plug in
+let lang = "en";
+let messages = {};     // the catalog of the chosen language: English text -> translation
+const t = text => messages[text] || text;
 
 async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
@@ -104,7 +106,7 @@ function boardClick(event) {
 async function drawBoard() {
   const ply = replayPly === null ? "" : `&ply=${replayPly}`;
   const res = await fetch(
-    `/api/games/${gameId}/svg?token=${token}&patterns=${patterns() ? 1 : 0}${ply}`);
+    `/api/games/${gameId}/svg?token=${token}&patterns=${patterns() ? 1 : 0}${ply}&lang=${lang}`);
   $("board").innerHTML = await res.text();
   markBoard();
 }
@@ -136,16 +138,16 @@ function status() {
   const you = view.you === null ? t("spectator") : `${t("seat")} ${view.you}`;
   const turn = view.over ? `${t("game over, winner(s)")}: ${view.winners.join(", ")}`
     : view.to_move === null ? t("drawing")
-      : view.to_move === view.you ? `${t("your turn")}: ${view.decision}`
-        : `${t("seat")} ${view.to_move}: ${view.decision}`;
-  const name = {pavilion: "Summer Pavilion", sintra: "Stained Glass of Sintra"}[view.game];
+      : view.to_move === view.you ? `${t("your turn")}: ${t(view.decision)}`
+        : `${t("seat")} ${view.to_move}: ${t(view.decision)}`;
+  const name = {pavilion: t("Summer Pavilion"), sintra: t("Stained Glass of Sintra")}[view.game];
   return `${name} · ${t("you")}: ${you} · ${turn} · ${t("scores")}: ${view.scores.join(" / ")}`;
 }
 
 // each item of the final breakdown: its row label, and whether its detail names the row
 // (a star, a number) or only explains the points (how many pieces, which track space)
 const ITEMS = {
-  play: [() => t("during the game"), false], star: [d => `${t("star")}: ${d}`, true],
+  play: [() => t("during the game"), false], star: [d => `${t("star")}: ${t(d)}`, true],
   number: [d => `${t("all spaces")} ${d}`, true], leftovers: [() => t("leftover pieces"), false],
   broken: [() => t("broken glass"), false], ornaments: [() => t("ornaments"), false],
   windows: [() => t("windows"), false],
@@ -206,6 +208,7 @@ function replayTo(ply) {
 
 async function play() {
   $("table").hidden = false;
+  $("replay-ply").textContent = t("live");
   $("patterns").checked = patterns();
   $("patterns").onchange = () => {
     localStorage.setItem("azul-patterns", $("patterns").checked ? "1" : "0");
@@ -247,11 +250,55 @@ async function play() {
   ws.onclose = () => api(`/api/games/${gameId}?token=${token}`).then(show);
 }
 
-if (gameId && token) {
-  play();
-} else {
-  $("lobby").hidden = false;
-  document.querySelector("[name=players]").onchange = seatRows;
-  $("new-game").onsubmit = createGame;
-  seatRows();
+// -- language ---------------------------------------------------------------------------------
+function chooseLanguage(languages) {
+  // the user's remembered choice, else the browser's preference, else English
+  const wanted = [localStorage.getItem("azul-lang"), ...(navigator.languages || [])];
+  for (const tag of wanted) {
+    const code = (tag || "").slice(0, 2).toLowerCase();
+    if (code in languages) return code;
+  }
+  return "en";
 }
+
+function markdown(text) {
+  // the rules summaries: headings, bold, list items and paragraphs
+  const esc = text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  return esc.split(/\n\n+/).map(block => {
+    const inline = block.replace(/\*\*(.+?)\*\*/gs, "<b>$1</b>");
+    if (inline.startsWith("# ")) return `<h3>${inline.slice(2)}</h3>`;
+    if (inline.startsWith("- ")) {
+      return `<ul>${inline.split(/\n- /).map(i => `<li>${i.replace(/^- /, "")}</li>`).join("")}</ul>`;
+    }
+    return `<p>${inline}</p>`;
+  }).join("");
+}
+
+async function start() {
+  const en = await api("/api/i18n/en");
+  lang = chooseLanguage(en.languages);
+  const chosen = lang === "en" ? en : await api(`/api/i18n/${lang}`);
+  messages = chosen.messages;
+  document.documentElement.lang = lang;
+  const select = $("lang");
+  select.innerHTML = Object.entries(en.languages).map(([code, name]) =>
+    `<option value="${code}" ${code === lang ? "selected" : ""}>${name}</option>`).join("");
+  select.onchange = () => { localStorage.setItem("azul-lang", select.value); location.reload(); };
+  document.querySelectorAll("[data-i18n]").forEach(e => { e.textContent = t(e.textContent.trim()); });
+  document.querySelectorAll("[data-i18n-title]").forEach(e => { e.title = t(e.title); });
+  document.title = t("Azul games");
+  const game = () => view ? view.game : document.querySelector("[name=game]").value;
+  const showRules = () => { $("rules-text").innerHTML = markdown(chosen.rules[game()]); };
+  $("rules").ontoggle = showRules;
+  if (gameId && token) {
+    play();
+  } else {
+    $("lobby").hidden = false;
+    document.querySelector("[name=players]").onchange = seatRows;
+    document.querySelector("[name=game]").onchange = showRules;
+    $("new-game").onsubmit = createGame;
+    seatRows();
+  }
+}
+
+start();

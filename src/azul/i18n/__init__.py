@@ -1,0 +1,138 @@
+"""Translations of everything the clients and the ``azul`` command say to people.
+
+Catalogs are gettext ``.po`` files under ``locales/`` (one per language), kept up to date with
+Babel (``python -m azul.i18n``). At run time a catalog is compiled in memory with Babel and
+served through the standard ``gettext`` module. Move notation and the JSON formats are not
+translated.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+import json
+import locale
+import os
+from functools import cache
+from pathlib import Path
+
+LANGUAGES = {"en": "English", "fr": "Français", "pt": "Português"}
+DEFAULT = "en"
+HERE = Path(__file__).resolve().parent
+LOCALES = HERE / "locales"
+DOMAIN = "azul"
+
+_current = DEFAULT
+
+
+def po_path(lang: str) -> Path:
+    return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The compiled catalog of ``lang``; English (the source language) has none."""
+    if lang == DEFAULT or lang not in LANGUAGES:
+        return _gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with open(po_path(lang), "rb") as f:
+        catalog = read_po(f, locale=lang)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return _gettext.GNUTranslations(buffer)
+
+
+def catalog(lang: str) -> dict[str, str]:
+    """Every translated message of ``lang``, msgid to text (for the browser client)."""
+    if lang == DEFAULT or lang not in LANGUAGES:
+        return {}
+    from babel.messages.pofile import read_po
+
+    with open(po_path(lang), "rb") as f:
+        return {m.id: m.string for m in read_po(f, locale=lang) if m.id and m.string}
+
+
+def rules(game: str, lang: str) -> str:
+    """The short rules summary of ``game`` in ``lang`` (Markdown)."""
+    lang = lang if lang in LANGUAGES else DEFAULT
+    return (HERE / "rules" / f"{game}.{lang}.md").read_text(encoding="utf-8")
+
+
+def supported(tag: str | None) -> str | None:
+    """The supported language of a tag like ``fr_FR.UTF-8``, ``pt-BR`` or ``en``."""
+    if not tag:
+        return None
+    code = tag.replace("-", "_").split("_")[0].split(".")[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def settings_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "azul-games" / "settings.json"
+
+
+def remembered() -> str | None:
+    try:
+        return supported(json.loads(settings_file().read_text()).get("language"))
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def remember(lang: str) -> None:
+    """Keep the user's choice of language for the next runs of the ``azul`` command."""
+    path = settings_file()
+    try:
+        data = json.loads(path.read_text())
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data["language"] = lang
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def detect() -> str:
+    """The terminal's language: ``AZUL_LANG``, then the remembered choice, then the locale."""
+    for tag in (os.environ.get("AZUL_LANG"), remembered()):
+        if supported(tag):
+            return supported(tag)
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        if os.environ.get(var):
+            return supported(os.environ[var].split(":")[0]) or DEFAULT
+    try:
+        return supported(locale.getlocale()[0]) or DEFAULT
+    except ValueError:
+        return DEFAULT
+
+
+def use(lang: str) -> None:
+    """Make ``lang`` the language of ``_`` (the terminal and the command)."""
+    global _current
+    _current = lang if lang in LANGUAGES else DEFAULT
+
+
+def current() -> str:
+    return _current
+
+
+def _(message: str) -> str:
+    """``message`` in the current language."""
+    return translations(_current).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return translations(_current).ngettext(singular, plural, n)
+
+
+def in_language(lang: str):
+    """A ``gettext`` for one language, whatever the current one (server drawings)."""
+    return translations(lang if lang in LANGUAGES else DEFAULT).gettext
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalog without translating it here (tables of names)."""
+    return message

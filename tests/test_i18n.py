@@ -1,0 +1,122 @@
+"""Translations: complete catalogs with consistent placeholders, rules summaries in every
+language, and the terminal, the command and the drawings speaking the chosen language."""
+
+import re
+import string
+import subprocess
+import sys
+
+import pytest
+from babel.messages.pofile import read_po
+
+import azul
+from azul import i18n
+from azul.i18n.__main__ import main as update_catalogs
+
+LANGS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
+
+
+def placeholders(text: str) -> list[str]:
+    """The format fields ({name}) and printf fields (%(name)s, %s) of a message."""
+    fields = [f"{{{name}}}" for _, name, _, _ in string.Formatter().parse(text) if name is not None]
+    return sorted(fields + re.findall(r"%(?:\(\w+\))?[sdr]", text))
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    i18n.use("en")
+
+
+def test_catalogs_match_the_sources():
+    assert update_catalogs(["--check"]) == 0, "run: python -m azul.i18n"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_is_translated_with_the_same_placeholders(lang):
+    with open(i18n.po_path(lang), "rb") as f:
+        catalog = read_po(f, locale=lang)
+    with open(i18n.LOCALES / "azul.pot", "rb") as f:
+        template = {m.id for m in read_po(f) if m.id}
+    ids = {m.id for m in catalog if m.id}
+    assert ids == template
+    for m in catalog:
+        if not m.id:
+            continue
+        assert m.string.strip(), f"{lang}: no translation for {m.id!r}"
+        assert not m.fuzzy, f"{lang}: fuzzy translation for {m.id!r}"
+        assert placeholders(m.string) == placeholders(m.id), f"{lang}: placeholders of {m.id!r}"
+        assert m.id.endswith("\n") == m.string.endswith("\n"), f"{lang}: line end of {m.id!r}"
+
+
+@pytest.mark.parametrize("game", sorted(azul.GAMES))
+def test_a_rules_summary_in_every_language(game):
+    english = i18n.rules(game, "en")
+    assert "6" in english and len(english) > 500
+    for lang in LANGS:
+        text = i18n.rules(game, lang)
+        assert text != english and len(text) > 500
+
+
+def test_official_terms():
+    fr, pt = i18n.in_language("fr"), i18n.in_language("pt")
+    assert fr("Factories:") == "Fabriques :" and pt("Factories:") == "Fábricas:"
+    assert fr("glazier") == "vitrailliste" and pt("glazier") == "vidraceiro"
+    assert "tour de défausse" in i18n.rules("pavilion", "fr")
+    assert "torre de descarte" in i18n.rules("pavilion", "pt")
+    assert "curinga" in i18n.rules("pavilion", "pt") and "pilier" in i18n.rules("pavilion", "fr")
+    assert "piste du verre brisé" in i18n.rules("sintra", "fr")
+
+
+def test_the_terminal_board_and_drawings_speak_the_language():
+    state = azul.load_game("pavilion", first_player=0).new_initial_state(1)
+    i18n.use("fr")
+    text = state.render()
+    assert "Fabriques :" in text and "manche 1 sur 6" in text and "Réserve :" in text
+    first = state.legal_actions()[0]  # the notation does not change with the language
+    assert state.string_to_action(state.action_to_string(first)) == first
+    i18n.use("pt")
+    assert "Fábricas:" in state.render()
+    assert "Rodada 1 de 6" in state.to_svg(lang="pt")
+    assert "Manche 1 sur 6" in state.to_svg(lang="fr")
+    assert "Round 1 of 6" in state.to_svg(lang="en")
+    sintra = azul.load_game("sintra").new_initial_state(1)
+    assert "vidraceiro" in sintra.render() and "Vitrais de Sintra" in sintra.to_svg(lang="pt")
+    assert sintra.to_json() == azul.load_game("sintra").new_initial_state(1).to_json()
+
+
+def run(args, tmp_path, **env):
+    environment = {"PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": str(tmp_path), **env}
+    return subprocess.run(
+        [sys.executable, "-m", "azul", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment,
+    )
+
+
+def test_the_command_follows_the_locale_and_remembers_a_choice(tmp_path):
+    assert "tour de défausse" in run(["rules", "pavilion"], tmp_path, LANG="fr_FR.UTF-8").stdout
+    assert "vidraceiro" in run(["rules", "sintra"], tmp_path, LANG="pt_BR.UTF-8").stdout
+    assert "Summer Pavilion in short" in run(["rules", "pavilion"], tmp_path, LANG="C").stdout
+    helped = run(["--lang", "pt", "--help"], tmp_path, LANG="C")
+    assert "uso:" in helped.stdout and "mostrar esta ajuda e sair" in helped.stdout
+    assert "jogar uma partida no terminal" in helped.stdout
+    # the choice is remembered over the locale
+    later = run(["play", "--help"], tmp_path, LANG="fr_FR.UTF-8")
+    assert "seu lugar (padrão 0)" in later.stdout
+    bad = run(["play", "nogame"], tmp_path, LANG="C")
+    assert "escolha inválida" in bad.stderr
+
+
+def test_prompt_in_french():
+    from azul import cli
+
+    game = azul.load_game("pavilion", first_player=0)
+    typed = iter(["F9:Q", "help", "rules", "quit"])
+    i18n.use("fr")
+    said = []
+    cli.play(game.new_initial_state(1), {0}, {}, 1, ask=lambda _: next(typed), say=said.append)
+    text = "\n".join(said)
+    assert "coup illégal" in text and "Commandes :" in text and "Pavillon d'été en bref" in text
