@@ -120,3 +120,37 @@ def test_prompt_in_french():
     cli.play(game.new_initial_state(1), {0}, {}, 1, ask=lambda _: next(typed), say=said.append)
     text = "\n".join(said)
     assert "coup illégal" in text and "Commandes :" in text and "Pavillon d'été en bref" in text
+
+
+def test_errors_are_translated_with_their_game_words():
+    import pickle
+
+    from azul.core.errors import IllegalMoveError
+
+    state = azul.load_game("pavilion", first_player=0).new_initial_state(1)
+    with pytest.raises(IllegalMoveError) as caught:
+        state.apply_string("R@R3")  # phase 1: not the time to place
+    error = caught.value
+    assert str(error) == "R@R3: now is the time to take tiles from a factory or the centre"
+    assert error.translate(i18n.in_language("fr")) == (
+        "R@R3 : c'est le moment de prendre des tuiles d'une fabrique ou du centre"
+    )
+    empty = next(f for f in range(1, 6) if not state.to_json()["factories"][f - 1].get("red"))
+    with pytest.raises(IllegalMoveError) as caught:
+        state.apply_string(f"F{empty}:R")
+    assert caught.value.translate(i18n.in_language("pt")) == (
+        f"a fábrica {empty} não tem azulejo vermelho"
+    )
+    copy = pickle.loads(pickle.dumps(caught.value))  # across process pools, fields kept
+    assert copy.translate(i18n.in_language("fr")) == f"la fabrique {empty} n'a pas de tuile rouge"
+
+
+def test_the_terminal_explains_illegal_moves_in_french():
+    from azul import cli
+
+    typed = iter(["F9:R", "quit"])
+    said = []
+    i18n.use("fr")
+    state = azul.load_game("pavilion", first_player=0).new_initial_state(1)
+    cli.play(state, {0}, {}, 1, ask=lambda _: next(typed), say=said.append)
+    assert any("coup illégal : il n'y a pas de fabrique 9" in line for line in said)

@@ -50,8 +50,10 @@ def test_sintra_strips_windows_and_provisional_note():
     svg = s.to_svg()
     root = parse(svg)
     assert "provisional" in svg
-    spaces = [g for g in root.iter(f"{NS}g") if g.get("data-strip")]
+    spaces = [g for g in root.iter(f"{NS}g") if g.get("data-strip") and g.get("data-space")]
     assert len(spaces) == 2 * 8 * 5
+    breaks = [g for g in root.iter(f"{NS}g") if g.get("data-strip") == "break"]
+    assert len(breaks) == 2  # each board's broken-glass box, the target of '>break' moves
     first = [g.find(f"{NS}text").text for g in spaces[:5]]
     assert first == ["P", "P", "o", "o", "b"]  # pieces, then the empty pattern in lower case
     assert len(root.findall(f".//{NS}polygon[@class='glazier']")) == 2

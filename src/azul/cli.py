@@ -127,7 +127,7 @@ def play(
             state.apply_string(line)
         except AzulError as e:
             hint = _("type 'moves' for the legal moves, 'help' for the notation")
-            say(_("not legal: {reason}").format(reason=e) + f"  ({hint})")
+            say(_("not legal: {reason}").format(reason=e.translate(_)) + f"  ({hint})")
             continue
         before.append(copy)
         say(state.render(color))
@@ -426,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except AzulError as e:
-        print(_("azul: error: {message}").format(message=e), file=sys.stderr)
+        print(_("azul: error: {message}").format(message=e.translate(_)), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away, e.g. '| head'
         sys.stderr.close()

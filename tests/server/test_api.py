@@ -258,3 +258,25 @@ def test_stats_count_the_moves_of_people(client):
     )
     stats = client.get("/api/stats").json()
     assert stats["moves"] == 1 and stats["move_ms"]["p50"] > 0
+
+
+def test_errors_in_the_clients_language(client):
+    g = new_game(client, HUMANS)
+    t1 = g["seats"][1]["token"]
+    res = client.post(
+        f"/api/games/{g['id']}/moves",
+        json={"token": t1, "move": "F1:R"},
+        headers={"Accept-Language": "pt-BR,pt;q=0.9"},
+    )
+    assert res.status_code == 409 and res.json()["error"] == "é a vez do lugar 0, não do lugar 1"
+    res = client.get("/api/games/nope", params={"token": "x", "lang": "fr"})
+    assert res.json()["error"] == "il n'y a pas de partie 'nope'"
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={t1}&lang=fr") as ws:
+        ws.receive_json()
+        ws.send_json({"move": "F1:R"})
+        assert ws.receive_json()["error"] == "c'est au tour de la place 0, pas de la place 1"
+    catalog = client.get("/api/i18n/pt").json()
+    assert (
+        catalog["messages"]["Confirm"] == "Confirmar" and "curinga" in catalog["rules"]["pavilion"]
+    )
+    assert client.get("/api/i18n/de").status_code == 404

@@ -49,11 +49,16 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def page():
+def browser():
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser.new_page(viewport={"width": 1200, "height": 900})
+        yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    return browser.new_page(viewport={"width": 1200, "height": 900}, locale="en-GB")
 
 
 def take_a_turn(page):
@@ -116,3 +121,37 @@ def test_a_complete_game_in_the_browser(server, page, game):
     page.screenshot(path=str(ARTIFACTS / f"{game}-replay-start.png"))
     page.click("#next")
     page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 1')")
+
+
+@pytest.mark.parametrize(
+    "locale,words",
+    [
+        ("fr-FR", ["Nouvelle partie", "Créer", "à vous", "Manche 1 sur 6", "tour de défausse"]),
+        ("pt-BR", ["Nova partida", "Criar", "sua vez", "Rodada 1 de 6", "torre de descarte"]),
+    ],
+)
+def test_a_few_moves_in_french_and_portuguese(server, browser, locale, words):
+    """The browser's language is followed, moves are made, and a switch is remembered."""
+    new_game, create, your_turn, round_one, rules_term = words
+    page = browser.new_page(viewport={"width": 1200, "height": 900}, locale=locale)
+    page.goto(server + "/")
+    page.wait_for_selector(f"h2:text('{new_game}')")
+    assert page.locator("button[type=submit]").text_content() == create
+    page.click("#rules summary")
+    page.wait_for_selector(f"#rules-text:has-text('{rules_term}')")
+    page.select_option("select[name=seat1]", "random")
+    page.click("button[type=submit]")
+    page.click("#links a >> nth=0")
+    page.wait_for_selector(f"#status:has-text('{your_turn}')", timeout=60_000)
+    assert round_one in page.locator("#board svg").text_content()
+    for _ in range(3):
+        log_before = page.locator("#log li").count()
+        page.wait_for_selector("#moves button", timeout=60_000)
+        assert take_a_turn(page)
+        page.wait_for_function(f"document.querySelectorAll('#log li').length > {log_before}")
+    page.screenshot(path=str(ARTIFACTS / f"pavilion-{locale}.png"))
+    page.select_option("#lang", "en")  # the choice is remembered over the browser's language
+    page.wait_for_selector("#status:has-text('Summer Pavilion')")
+    page.goto(server + "/")
+    page.wait_for_selector("h2:text('New game')")
+    page.close()

@@ -75,7 +75,9 @@ class DealtState(State):
             raise IllegalMoveError("the game is over")
         size = self.game.actions.size
         if not 0 <= action < size:
-            raise IllegalMoveError(f"action {action} is outside 0..{size - 1}")
+            raise IllegalMoveError(
+                "action {action} is outside 0..{last}", action=action, last=size - 1
+            )
         self._move(action)
         self.hist.append(action)
         if self.deals and not self.game.explicit_chance:

@@ -1,8 +1,54 @@
-"""The project's exceptions: every error a caller can meet is one of these."""
+"""The project's exceptions: every error a caller can meet is one of these.
+
+A message may be a template with named fields (``IllegalMoveError("{where} has no {color}
+tile", where=..., color=Word("red"))``): ``str(error)`` is the English text, and
+``error.translate(gettext)`` the same message in another language, game words (``Word``)
+included. Such templates are collected into the translation catalogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class Word(str):
+    """A game word inside an error (a colour, a star): translated with the message."""
+
+    __slots__ = ()
 
 
 class AzulError(Exception):
     """Base class of every error raised by the project."""
+
+    def __init__(self, message: str = "", **fields: Any):
+        super().__init__(message)
+        self.message = message
+        self.fields = fields
+
+    def translate(self, gettext: Callable[[str], str]) -> str:
+        """The message in the language of ``gettext``."""
+        if not self.fields:
+            return gettext(self.message)
+        values = {
+            k: gettext(v)
+            if isinstance(v, Word)
+            else v.translate(gettext)
+            if isinstance(v, AzulError)
+            else v
+            for k, v in self.fields.items()
+        }
+        return gettext(self.message).format(**values)
+
+    def __str__(self) -> str:
+        return self.translate(lambda text: text)
+
+    def __reduce__(self):  # errors cross process pools with their fields
+        return (_rebuild, (type(self), self.message, self.fields))
+
+
+def _rebuild(kind: type, message: str, fields: dict) -> AzulError:
+    return kind(message, **fields)
 
 
 class IllegalMoveError(AzulError, ValueError):

@@ -11,6 +11,7 @@ client's script (``t``) and in its page (the text of ``data-i18n`` elements and 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import re
 import sys
@@ -29,7 +30,8 @@ METHODS = [
     ("web/**.js", "javascript"),
     ("web/**.html", "azul.i18n.__main__:extract_html"),
 ]
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "t": None, "tr": None}
+ERRORS = ("AzulError", "IllegalMoveError", "Conflict", "Forbidden", "NotFound")
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "t": None, "tr": None, **dict.fromkeys(ERRORS)}
 OPTIONS = {"web/**.js": {"parse_template_string": True}}
 
 
@@ -69,12 +71,15 @@ def extract_html(fileobj, keywords, comment_tags, options):
 def template() -> Catalog:
     """Every message of the sources, as a Babel catalog."""
     pot = Catalog(project="azul-games", domain="azul", charset="utf-8")
-    for path, line, message, comments, context in extract_from_dir(
+    found = extract_from_dir(
         str(SOURCES), METHODS, OPTIONS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
-    ):
-        pot.add(
-            message, None, [(f"src/azul/{path}", line)], auto_comments=comments, context=context
-        )
+    )
+    # Babel notes every f-string it skips: those are messages for developers (malformed
+    # positions, records, misuse of the API), which stay in English
+    with contextlib.redirect_stderr(io.StringIO()):
+        for path, line, message, comments, context in found:
+            where = [(f"src/azul/{path}", line)]
+            pot.add(message, None, where, auto_comments=comments, context=context)
     return pot
 
 

@@ -54,7 +54,9 @@ def parse_color(word: str) -> int:
     c = _COLOR_NAMES.get(word.lower())
     if c is None:
         raise IllegalMoveError(
-            f"unknown colour {word!r}: use one of {', '.join(data.COLOR_LETTERS)} or a colour name"
+            "unknown colour {word!r}: use one of {letters} or a colour name",
+            word=word,
+            letters=", ".join(data.COLOR_LETTERS),
         )
     return c
 
@@ -100,7 +102,9 @@ class ActionSpace:
     # -- notation -----------------------------------------------------------------------
     def to_string(self, action: int) -> str:
         if not 0 <= action < self.size:
-            raise IllegalMoveError(f"action {action} is outside 0..{self.size - 1}")
+            raise IllegalMoveError(
+                "action {action} is outside 0..{last}", action=action, last=self.size - 1
+            )
         kind, x, y, z = self.decode[action]
         if kind == TAKE:
             source = "C" if x == 0 else f"F{x}"
@@ -123,7 +127,9 @@ class ActionSpace:
             source = 0 if m.group(1) is None else int(m.group(1))
             if not 0 <= source <= self.factories:
                 raise IllegalMoveError(
-                    f"there is no factory {source}: factories are F1..F{self.factories}"
+                    "there is no factory {factory}: factories are F1..F{last}",
+                    factory=source,
+                    last=self.factories,
                 )
             return self.take(source, parse_color(m.group(2)))
         if m := _PLACE_RE.match(s):
@@ -131,15 +137,17 @@ class ActionSpace:
             star = _STAR_NAMES.get(m.group(2))
             if star is None:
                 raise IllegalMoveError(
-                    f"unknown star {m.group(2)!r}: use one of {', '.join(data.STAR_LETTERS)}"
+                    "unknown star {star!r}: use one of {letters}",
+                    star=m.group(2),
+                    letters=", ".join(data.STAR_LETTERS),
                 )
             pos = int(m.group(3))
             if not 1 <= pos <= 6:
-                raise IllegalMoveError(f"space {pos} does not exist: spaces are 1..6")
+                raise IllegalMoveError("space {space} does not exist: spaces are 1..6", space=pos)
             wilds = int(m.group(4) or 0)
             if wilds > 5:
                 raise IllegalMoveError(
-                    f"{wilds} wilds: a space costs at most 6, so 5 wilds at most"
+                    "{wilds} wilds: a space costs at most 6, so 5 wilds at most", wilds=wilds
                 )
             return self.place(data.space(star, pos), color, wilds)
         if m := _PASS_RE.match(s):
@@ -150,14 +158,17 @@ class ActionSpace:
                 counts[parse_color(ch)] += 1
             if sum(counts) != data.CORNER_SPACES:
                 raise IllegalMoveError(
-                    f"'pass:' names exactly {data.CORNER_SPACES} tiles to keep, not {sum(counts)}"
+                    "'pass:' names exactly {n} tiles to keep, not {count}",
+                    n=data.CORNER_SPACES,
+                    count=sum(counts),
                 )
             return self.pass_keep(tuple(counts))
         if m := _BONUS_RE.match(s):
             return self.bonus(parse_color(m.group(1)))
         raise IllegalMoveError(
-            f"cannot read move {text!r}: expected e.g. 'F3:R', 'C:Y', 'R@R3+1', 'pass', "
-            "'pass:PPGR' or 'S:B'"
+            "cannot read move {text!r}: expected e.g. 'F3:R', 'C:Y', 'R@R3+1', 'pass', "
+            "'pass:PPGR' or 'S:B'",
+            text=text,
         )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from azul.core.dealt import DealtState
-from azul.core.errors import AzulError, IllegalMoveError
+from azul.core.errors import AzulError, IllegalMoveError, Word
 from azul.core.rng import next_below, next_weighted, seed_state
 from azul.core.scoring import deduct
 from azul.pavilion import data
@@ -263,15 +263,16 @@ class PavilionState(DealtState):
         if kind == ACQUIRE:
             if what != TAKE:
                 raise IllegalMoveError(
-                    f"{space.to_string(action)}: now is the time to take tiles from a factory or "
-                    "the centre"
+                    "{move}: now is the time to take tiles from a factory or the centre",
+                    move=space.to_string(action),
                 )
             self._take(x, y)
         elif kind == BONUS_PICK:
             if what != BONUS:
                 raise IllegalMoveError(
-                    f"{space.to_string(action)}: choose {self.owed} bonus tile(s) from the supply "
-                    "first, e.g. 'S:R'"
+                    "{move}: choose {n} bonus tile(s) from the supply first, e.g. 'S:R'",
+                    move=space.to_string(action),
+                    n=self.owed,
                 )
             self._bonus(x)
         elif what == PLACE:
@@ -280,26 +281,29 @@ class PavilionState(DealtState):
             self._pass(x)
         else:
             raise IllegalMoveError(
-                f"{space.to_string(action)}: now is the time to place a tile or pass"
+                "{move}: now is the time to place a tile or pass", move=space.to_string(action)
             )
 
     def _take(self, source: int, c: int) -> None:
         """Phase 1: take tiles from a factory or the centre (rules 4.2-4.4)."""
         src = self.sources
         b = source * NC
-        where = "the centre" if source == 0 else f"factory {source}"
         w = data.WILD_BY_ROUND[self.round]
         total = sum(src[b : b + NC])
         if not src[b + c]:
-            raise IllegalMoveError(f"{where} has no {data.COLORS[c]} tile")
+            if source == 0:
+                raise IllegalMoveError("the centre has no {color} tile", color=Word(data.COLORS[c]))
+            raise IllegalMoveError(
+                "factory {factory} has no {color} tile", factory=source, color=Word(data.COLORS[c])
+            )
         p = self.player
         hand = self.hands
         h = p * NC
         if c == w:
             if src[b + w] != total:
                 raise IllegalMoveError(
-                    f"{data.COLORS[w]} is wild this round: take another colour from {where} "
-                    "(one wild comes with it)"
+                    "{color} is wild this round: take another colour (one wild comes with it)",
+                    color=Word(data.COLORS[w]),
                 )
             taken = 1
             src[b + w] -= 1
@@ -339,39 +343,58 @@ class PavilionState(DealtState):
         bit = 1 << sp
         filled = self.filled[p]
         if filled & bit:
-            raise IllegalMoveError(f"space {space_name(sp)} is already filled")
+            raise IllegalMoveError("space {space} is already filled", space=space_name(sp))
         if not self.allowed_colors(p, star) >> c & 1:
-            raise IllegalMoveError(self._why_color_not_allowed(p, star, c))
+            raise self._why_color_not_allowed(p, star, c)
         n = self.game.board.cost[sp]
         w = data.WILD_BY_ROUND[self.round]
         h = p * NC
         hand = self.hands
         hc = hand[h + c]
         hw = hand[h + w]
-        name = data.COLORS[c]
+        name, wild = Word(data.COLORS[c]), Word(data.COLORS[w])
         if c == w:  # rules 5.4
             if k:
                 raise IllegalMoveError(
-                    f"{name} is wild this round: a {name} tile is paid with {name} tiles only, "
-                    "so no '+wilds'"
+                    "{color} is wild this round: a {color} tile is paid with {color} tiles only, "
+                    "so no '+wilds'",
+                    color=name,
                 )
             if hc < n:
-                raise IllegalMoveError(f"needs {n} tiles: hand has {hc} {name} (wild)")
-        else:
-            if hc + hw < n or not hc:
                 raise IllegalMoveError(
-                    f"needs {n} tiles: hand has {hc} {name} and {hw} wild ({data.COLORS[w]})"
-                    + ("" if hc else f", and at least one must be {name}")
+                    "needs {n} tiles: hand has {have} {color} (wild)", n=n, have=hc, color=name
+                )
+        else:
+            if not hc:
+                raise IllegalMoveError(
+                    "needs {n} tiles: hand has {have} {color} and {wilds} wild ({wild}), and at "
+                    "least one must be {color}",
+                    **dict(n=n, have=hc, color=name, wilds=hw, wild=wild),
+                )
+            if hc + hw < n:
+                raise IllegalMoveError(
+                    "needs {n} tiles: hand has {have} {color} and {wilds} wild ({wild})",
+                    **dict(n=n, have=hc, color=name, wilds=hw, wild=wild),
                 )
             if k > n - 1:
                 raise IllegalMoveError(
-                    f"space {space_name(sp)} costs {n}: at most {n - 1} wild(s) can be paid"
+                    "space {space} costs {n}: at most {most} wild(s) can be paid",
+                    space=space_name(sp),
+                    n=n,
+                    most=n - 1,
                 )
             if k > hw:
-                raise IllegalMoveError(f"cannot pay {k} wild(s): hand has {hw} {data.COLORS[w]}")
+                raise IllegalMoveError(
+                    "cannot pay {k} wild(s): hand has {wilds} {wild}", k=k, wilds=hw, wild=wild
+                )
             if n - k > hc:
                 raise IllegalMoveError(
-                    f"needs {n} tiles: with {k} wild(s) that is {n - k} {name}, hand has {hc}"
+                    "needs {n} tiles: with {k} wild(s) that is {rest} {color}, hand has {have}",
+                    n=n,
+                    k=k,
+                    rest=n - k,
+                    color=name,
+                    have=hc,
                 )
         # pay: n - k of colour c (one of them placed) and k wilds; the rest to the tower
         hand[h + c] -= n - k
@@ -394,23 +417,34 @@ class PavilionState(DealtState):
         else:
             self._end_turn()
 
-    def _why_color_not_allowed(self, p: int, star: int, c: int) -> str:
-        name = data.COLORS[c]
+    def _why_color_not_allowed(self, p: int, star: int, c: int) -> IllegalMoveError:
+        name = Word(data.COLORS[c])
         present = self.colors[p * data.NUM_STARS + star]
-        where = "the centre star" if star == 0 else f"the {data.STARS[star]} star"
         if not self.game.board.grey:
             if star:
-                return f"{where} takes only {data.STARS[star]} tiles, not {name}"
-            return f"{where} already has a {name} tile"
+                return IllegalMoveError(
+                    "the {star} star takes only {star} tiles, not {color}",
+                    star=Word(data.STARS[star]),
+                    color=name,
+                )
+            return IllegalMoveError("the centre star already has a {color} tile", color=name)
         if POPCOUNT[present] == 1:
-            only = data.COLORS[BITS[present][0]]
-            return f"{where} is single-coloured {only}: {name} cannot go on it"
-        return f"{where} is multicoloured and already has a {name} tile"
+            return IllegalMoveError(
+                "star {star} is single-coloured {only}: {color} cannot go on it",
+                star=data.STAR_LETTERS[star],
+                only=Word(data.COLORS[BITS[present][0]]),
+                color=name,
+            )
+        return IllegalMoveError(
+            "star {star} is multicoloured and already has a {color} tile",
+            star=data.STAR_LETTERS[star],
+            color=name,
+        )
 
     def _bonus(self, c: int) -> None:
         """Take one chosen bonus tile from the supply (rules 5.6)."""
         if not self.supply[c]:
-            raise IllegalMoveError(f"the supply has no {data.COLORS[c]} tile")
+            raise IllegalMoveError("the supply has no {color} tile", color=Word(data.COLORS[c]))
         self.supply[c] -= 1
         self.hands[self.player * NC + c] += 1
         self.owed -= 1
@@ -431,20 +465,25 @@ class PavilionState(DealtState):
         elif x == 0:
             if total > data.CORNER_SPACES:
                 raise IllegalMoveError(
-                    f"the hand has {total} tiles: say which {data.CORNER_SPACES} to keep, "
-                    "e.g. 'pass:" + self._example_keep(hand) + "'"
+                    "the hand has {total} tiles: say which {n} to keep, e.g. '{example}'",
+                    total=total,
+                    n=data.CORNER_SPACES,
+                    example="pass:" + self._example_keep(hand),
                 )
             keep = hand
         else:
             keep = KEEPS[x - 1]
             if total <= data.CORNER_SPACES:
                 raise IllegalMoveError(
-                    f"the hand has only {total} tile(s), all kept: say just 'pass'"
+                    "the hand has only {total} tile(s), all kept: say just 'pass'", total=total
                 )
             for c in range(NC):
                 if keep[c] > hand[c]:
                     raise IllegalMoveError(
-                        f"cannot keep {keep[c]} {data.COLORS[c]}: hand has {hand[c]}"
+                        "cannot keep {n} {color}: hand has {have}",
+                        n=keep[c],
+                        color=Word(data.COLORS[c]),
+                        have=hand[c],
                     )
         for c in range(NC):
             self.kept[h + c] = keep[c]

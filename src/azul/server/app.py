@@ -47,6 +47,14 @@ class Token(BaseModel):
     token: str
 
 
+def _language(request: Request | WebSocket) -> str:
+    """The client's language for messages: ``?lang=``, else Accept-Language, else English."""
+    wanted = [request.query_params.get("lang")]
+    for part in request.headers.get("accept-language", "").split(","):
+        wanted.append(part.split(";")[0].strip())
+    return next((i18n.supported(t) for t in wanted if i18n.supported(t)), i18n.DEFAULT)
+
+
 def create_app(database: str | None = None, executor: Executor | None = None) -> FastAPI:
     """The application over the database at ``database`` (an SQLAlchemy URL); bots think in
     ``executor`` (a process pool by default)."""
@@ -76,7 +84,7 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
             if isinstance(exc, Forbidden)
             else (409 if isinstance(exc, Conflict) else 400)
         )
-        return JSONResponse({"error": str(exc)}, status)
+        return JSONResponse({"error": exc.translate(i18n.in_language(_language(request)))}, status)
 
     @app.get("/api/games")
     async def list_games() -> list[dict]:
@@ -162,7 +170,7 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
                     message = receiver.result()
                     if message["type"] == "websocket.disconnect":
                         break
-                    error = await _ws_move(game_id, token, message)
+                    error = await _ws_move(game_id, token, message, _language(websocket))
                     if error is not None:
                         await websocket.send_json({"error": error})
                     receiver = asyncio.ensure_future(websocket.receive())
@@ -172,7 +180,7 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
             receiver.cancel()
             lobby.unsubscribe(game_id, queue)
 
-    async def _ws_move(game_id: str, token: str, message: dict) -> str | None:
+    async def _ws_move(game_id: str, token: str, message: dict, lang: str) -> str | None:
         """A move sent over the WebSocket, {"action": id} or {"move": text}: the new view
         reaches every listener; an error is answered to this client only."""
         raw = message.get("text") or message.get("bytes") or ""
@@ -186,7 +194,7 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
         except json.JSONDecodeError as e:
             return f"the message is not JSON: {e}"
         except AzulError as e:
-            return str(e)
+            return e.translate(i18n.in_language(lang))
         return None
 
     @app.get("/", include_in_schema=False)

@@ -171,7 +171,7 @@ class Lobby:
             return table
         stored = self.store.load(game_id)
         if stored is None:
-            raise NotFound(f"there is no game {game_id!r}")
+            raise NotFound("there is no game {game!r}", game=game_id)
         state = azul.load_game(stored.game, **stored.options).new_initial_state(stored.seed)
         movers, moves = [], []
         for a in stored.actions:
@@ -242,7 +242,7 @@ class Lobby:
         if ply is not None:
             plies = len(table.stored.actions)
             if not 0 <= ply <= plies:
-                raise AzulError(f"ply {ply}: this game has moves 0..{plies}")
+                raise AzulError("ply {ply}: this game has moves 0..{last}", ply=ply, last=plies)
             state = self._replay(table, ply)
         return state.to_svg(patterns, lang)
 
@@ -296,7 +296,11 @@ class Lobby:
             if state.is_terminal():
                 raise Conflict("the game is over")
             if state.current_player() != seat:
-                raise Conflict(f"it is seat {state.current_player()}'s turn, not seat {seat}'s")
+                raise Conflict(
+                    "it is seat {turn}'s turn, not seat {seat}'s",
+                    turn=state.current_player(),
+                    seat=seat,
+                )
             if (action is None) == (move is None):
                 raise IllegalMoveError("send either 'action' (an id) or 'move' (the notation)")
             if move is not None:

@@ -60,14 +60,17 @@ class ActionSpace:
         c = self._colors.get(word.lower())
         if c is None:
             raise IllegalMoveError(
-                f"unknown colour {word!r}: use one of {', '.join(self.components.letters)} "
-                "or a colour name"
+                "unknown colour {word!r}: use one of {letters} or a colour name",
+                word=word,
+                letters=", ".join(self.components.letters),
             )
         return c
 
     def to_string(self, action: int) -> str:
         if not 0 <= action < self.size:
-            raise IllegalMoveError(f"action {action} is outside 0..{self.size - 1}")
+            raise IllegalMoveError(
+                "action {action} is outside 0..{last}", action=action, last=self.size - 1
+            )
         kind, source, color, target = self.decode[action]
         if kind == BACK:
             return "back"
@@ -89,7 +92,9 @@ class ActionSpace:
             source = 0 if m.group(1) is None else int(m.group(1))
             if not 0 <= source <= self.factories:
                 raise IllegalMoveError(
-                    f"there is no factory {source}: factories are F1..F{self.factories}"
+                    "there is no factory {factory}: factories are F1..F{last}",
+                    factory=source,
+                    last=self.factories,
                 )
             color = self.parse_color(m.group(2))
             to = m.group(3)
@@ -98,9 +103,12 @@ class ActionSpace:
             else:
                 target = int(to) - 1
                 if not 0 <= target < SLOTS:
-                    raise IllegalMoveError(f"there is no strip {to}: strips are 1..{SLOTS}")
+                    raise IllegalMoveError(
+                        "there is no strip {strip}: strips are 1..{last}", strip=to, last=SLOTS
+                    )
             return self.play(source, color, target)
         raise IllegalMoveError(
-            f"cannot read move {text!r}: expected e.g. 'F3:P>4', 'C:Y>2', 'F1:O>break', 'back' "
-            "or 'keep:O'"
+            "cannot read move {text!r}: expected e.g. 'F3:P>4', 'C:Y>2', 'F1:O>break', 'back' "
+            "or 'keep:O'",
+            text=text,
         )

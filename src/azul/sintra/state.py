@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from azul.core.dealt import DealtState
-from azul.core.errors import AzulError, IllegalMoveError
+from azul.core.errors import AzulError, IllegalMoveError, Word
 from azul.core.rng import next_below, next_weighted, seed_state
 from azul.core.scoring import deduct
 from azul.sintra.actions import BACK, BREAK, KEEP, PLAY
@@ -273,8 +273,10 @@ class SintraState(DealtState):
         if self.kind == KEEPING:
             if what != KEEP:
                 raise IllegalMoveError(
-                    f"{space.to_string(action)}: first choose the piece to keep for window "
-                    f"{self.keep_slot + 1}, e.g. 'keep:{space.letter(self._strip_colors()[0])}'"
+                    "{move}: first choose the piece to keep for window {window}, e.g. '{example}'",
+                    move=space.to_string(action),
+                    window=self.keep_slot + 1,
+                    example="keep:" + space.letter(self._strip_colors()[0]),
                 )
             self._keep(x)
         elif what == PLAY:
@@ -282,25 +284,32 @@ class SintraState(DealtState):
         elif what == BACK:
             self._back()
         else:
-            raise IllegalMoveError(f"{space.to_string(action)}: no strip was just completed")
+            raise IllegalMoveError(
+                "{move}: no strip was just completed", move=space.to_string(action)
+            )
 
     def _play(self, source: int, c: int, target: int) -> None:
         """Action A: take all pieces of a colour, place them on one strip (rules 3.1-3.3)."""
         p = self.player
         src = self.sources
         b = source * NC
-        where = "the centre" if source == 0 else f"factory {source}"
-        name = self.game.components.colors[c]
+        name = Word(self.game.components.colors[c])
         if not src[b + c]:
-            raise IllegalMoveError(f"{where} has no {name} piece")
+            if source == 0:
+                raise IllegalMoveError("the centre has no {color} piece", color=name)
+            raise IllegalMoveError(
+                "factory {factory} has no {color} piece", factory=source, color=name
+            )
         targets = list(BITS8[self._reach(p)[c]])
         if target == BREAK and targets:
             raise IllegalMoveError(
-                f"strip {targets[0] + 1} takes {name}: pieces break only when no reachable "
-                "strip can take one (rules 3.2)"
+                "strip {strip} takes {color}: pieces break only when no reachable strip can "
+                "take one (rules 3.2)",
+                strip=targets[0] + 1,
+                color=name,
             )
         if target != BREAK and target not in targets:
-            raise IllegalMoveError(self._why_not_target(p, target, c, targets))
+            raise self._why_not_target(p, target, c, targets)
         n = src[b + c]
         src[b + c] = 0
         if source:  # the rest of a factory goes to the centre (rules 3.1a)
@@ -333,16 +342,28 @@ class SintraState(DealtState):
         else:
             self.kind = KEEPING
 
-    def _why_not_target(self, p: int, target: int, c: int, targets: list[int]) -> str:
-        name = self.game.components.colors[c]
-        options = ", ".join(str(t + 1) for t in targets) if targets else "none: say '>break'"
+    def _why_not_target(self, p: int, target: int, c: int, targets: list[int]) -> IllegalMoveError:
+        name = Word(self.game.components.colors[c])
         if target < self.glazier[p]:
-            why = f"strip {target + 1} is left of the glazier (above {self.glazier[p] + 1})"
+            why = IllegalMoveError(
+                "strip {strip} is left of the glazier (above {glazier})",
+                strip=target + 1,
+                glazier=self.glazier[p] + 1,
+            )
         elif self.strips[p * SLOTS + target] < 0:
-            why = f"strip {target + 1} has been removed"
+            why = IllegalMoveError("strip {strip} has been removed", strip=target + 1)
         else:
-            why = f"strip {target + 1} has no empty space for {name}"
-        return f"{why}; strips that take {name}: {options}"
+            why = IllegalMoveError(
+                "strip {strip} has no empty space for {color}", strip=target + 1, color=name
+            )
+        if not targets:
+            return IllegalMoveError(
+                "{why}; no strip takes {color}: say '>break'", why=why, color=name
+            )
+        options = ", ".join(str(t + 1) for t in targets)
+        return IllegalMoveError(
+            "{why}; strips that take {color}: {options}", why=why, color=name, options=options
+        )
 
     def _place(self, p: int, slot: int, c: int, n: int) -> int:
         """Put up to n pieces of colour c on the strip: its colour spaces first, then jokers
@@ -374,8 +395,8 @@ class SintraState(DealtState):
         base = i * SPACES
         strip = self.cells[base : base + SPACES]
         if c not in strip:
-            name = self.game.components.colors[c] if 0 <= c < NC else str(c)
-            raise IllegalMoveError(f"the completed strip has no {name} piece to keep")
+            name = Word(self.game.components.colors[c]) if 0 <= c < NC else str(c)
+            raise IllegalMoveError("the completed strip has no {color} piece to keep", color=name)
         for k in range(SPACES):
             self.tower[strip[k]] += 1
             self.cells[base + k] = -1
@@ -406,7 +427,7 @@ class SintraState(DealtState):
             raise IllegalMoveError("no strip is left to move the glazier back to")
         if self.glazier[p] == left:
             raise IllegalMoveError(
-                f"the glazier already stands above the leftmost strip ({left + 1})"
+                "the glazier already stands above the leftmost strip ({strip})", strip=left + 1
             )
         self.glazier[p] = left
         self._end_turn()

@@ -13,8 +13,10 @@ let messages = {};     // the catalog of the chosen language: English text -> tr
 const t = text => messages[text] || text;
 
 async function api(path, body) {
-  const res = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const headers = {"Accept-Language": lang};  // errors come back in the chosen language
+  const res = await fetch(path, body === undefined ? {headers} : {
+    method: "POST", headers: {...headers, "Content-Type": "application/json"},
+    body: JSON.stringify(body)});
   const data = await res.json();
   if (!res.ok) throw new Error(data.error || JSON.stringify(data.detail));
   return data;
@@ -103,11 +105,16 @@ function boardClick(event) {
   drawMoves();
 }
 
+let drawing = 0;  // the latest drawing asked for: an earlier answer arriving late is dropped
+
 async function drawBoard() {
   const ply = replayPly === null ? "" : `&ply=${replayPly}`;
+  const mine = ++drawing;
   const res = await fetch(
     `/api/games/${gameId}/svg?token=${token}&patterns=${patterns() ? 1 : 0}${ply}&lang=${lang}`);
-  $("board").innerHTML = await res.text();
+  const svg = await res.text();
+  if (mine !== drawing) return;
+  $("board").innerHTML = svg;
   markBoard();
 }
 
@@ -242,7 +249,8 @@ async function play() {
   $("next").onclick = () => replayTo((replayPly ?? view.log.length) + 1);
   $("last").onclick = () => replayTo(null);
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws?token=${token}`);
+  const ws = new WebSocket(
+    `${proto}://${location.host}/api/games/${gameId}/ws?token=${token}&lang=${lang}`);
   ws.onmessage = event => {
     const data = JSON.parse(event.data);
     if (data.error) $("error").textContent = data.error; else show(data);
