@@ -53,8 +53,6 @@ HELP = N_("""Commands: a move in the notation below, or
   quit       leave the game
 """)
 
-HINT_BOT = "mcts:iterations=400"
-
 
 def play(
     state: azul.State,
@@ -102,10 +100,10 @@ def play(
             say(state.render(color))
             continue
         if word == "hint":
-            from azul.arena.match import BotSpec
+            from azul.bots import hints
 
-            best = BotSpec.parse(HINT_BOT).make(seed + len(state.history())).analyse(state)
-            say(_("hint: {moves}").format(moves=", ".join(c.move for c in best[:3])))
+            best = hints(state, seed + len(state.history()))
+            say(_("hint: {moves}").format(moves=", ".join(c.move for c in best)))
             continue
         if word == "undo":
             if not before:

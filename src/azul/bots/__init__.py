@@ -13,11 +13,18 @@ from azul.bots.greedy import GreedyBot
 from azul.bots.heuristic import HeuristicBot
 from azul.bots.mcts import MCTSBot
 from azul.bots.random_bot import RandomBot
+from azul.core.api import State
 from azul.core.errors import OptionError
 
 BOTS: dict[str, type[Bot]] = {
     cls.name: cls for cls in (RandomBot, GreedyBot, HeuristicBot, MCTSBot)
 }
+
+
+def hints(state: State, seed: int = 0, count: int = 3) -> list[Candidate]:
+    """The best moves for the player to move, as the clients' hints show them (a short MCTS
+    search: 400 iterations, deterministic under ``seed``)."""
+    return make("mcts", iterations=400, seed=seed).analyse(state)[:count]
 
 
 def make(name: str, **options: Any) -> Bot:
@@ -31,4 +38,4 @@ def make(name: str, **options: Any) -> Bot:
         raise OptionError(f"bot {name!r}: {e}") from None
 
 
-__all__ = ["BOTS", "Bot", "Candidate", "Limit", "make"]
+__all__ = ["BOTS", "Bot", "Candidate", "Limit", "hints", "make"]

@@ -71,23 +71,24 @@ def _die_with_parent(server: int) -> None:
         os._exit(0)
 
 
-def _think(game: str, options: dict, seed: int, actions: list[int], bot: str, bot_seed: int) -> int:
-    """In a worker process: rebuild the position from its record and ask the bot."""
+def _position(game: str, options: dict, seed: int, actions: list[int]) -> azul.State:
+    """A game's position rebuilt from its record."""
     state = azul.load_game(game, **options).new_initial_state(seed)
     for a in actions:
         state.apply_action(a)
-    return BotSpec.parse(bot).make(bot_seed).choose(state)
+    return state
 
 
-HINT_BOT = "mcts:iterations=400"
+def _think(game: str, options: dict, seed: int, actions: list[int], bot: str, bot_seed: int) -> int:
+    """In a worker process: the bot's move in the position."""
+    return BotSpec.parse(bot).make(bot_seed).choose(_position(game, options, seed, actions))
 
 
 def _hint(game: str, options: dict, seed: int, actions: list[int], bot_seed: int) -> list:
-    """In a worker process: the hint bot's three best moves for the position."""
-    state = azul.load_game(game, **options).new_initial_state(seed)
-    for a in actions:
-        state.apply_action(a)
-    best = BotSpec.parse(HINT_BOT).make(bot_seed).analyse(state)[:3]
+    """In a worker process: the three best moves for the position."""
+    from azul.bots import hints
+
+    best = hints(_position(game, options, seed, actions), bot_seed)
     return [{"action": c.action, "move": c.move, "value": round(c.value, 3)} for c in best]
 
 
@@ -353,10 +354,7 @@ class Lobby:
 
     def _replay(self, table: Table, plies: int) -> azul.State:
         s = table.stored
-        state = azul.load_game(s.game, **s.options).new_initial_state(s.seed)
-        for a in s.actions[:plies]:
-            state.apply_action(a)
-        return state
+        return _position(s.game, s.options, s.seed, s.actions[:plies])
 
     async def undo(self, game_id: str, token: str | None) -> dict[str, Any]:
         table = self._load(game_id)
