@@ -154,3 +154,19 @@ def test_the_terminal_explains_illegal_moves_in_french():
     state = azul.load_game("pavilion", first_player=0).new_initial_state(1)
     cli.play(state, {0}, {}, 1, ask=lambda _: next(typed), say=said.append)
     assert any("coup illégal : il n'y a pas de fabrique 9" in line for line in said)
+
+
+def test_match_table_in_portuguese_stays_aligned():
+    from azul.arena.stats import BotStats, table
+
+    stats = [
+        BotStats(
+            "mcts:time=0.5", 100, 73.0, 0.73, 0.636, 0.807, 87.3, 84.1, 90.5, 7.7, 0.5, 29.4, 5.2
+        ),
+        BotStats("heuristic", 100, 27.0, 0.27, 0.193, 0.364, 79.6, 76.9, 82.3, -7.7, 0.001),
+    ]
+    i18n.use("pt")
+    lines = table(stats).splitlines()
+    assert "vitórias" in lines[0] and "média" in lines[0]
+    assert len({len(line) for line in lines}) == 1  # every line as wide as the header
+    assert "73.0%" in lines[2] and lines[3].rstrip().endswith("-")

@@ -11,6 +11,7 @@ from typing import Any
 from azul.arena.match import BotSpec, GameResult, play_game
 from azul.bots import Limit
 from azul.core.errors import AzulError
+from azul.i18n import _
 
 Job = tuple[str, dict[str, Any], list[BotSpec], int, Limit | None]
 
@@ -36,7 +37,7 @@ def run_jobs(
     if progress:
         from tqdm import tqdm
 
-        results = tqdm(results, total=len(jobs), desc="games", unit="game")
+        results = tqdm(results, total=len(jobs), desc=_("games"), unit=_("game"))
     return list(results)
 
 

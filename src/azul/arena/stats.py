@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass
 
 from azul.arena.match import GameResult
+from azul.i18n import _
 
 Z95 = 1.959964
 
@@ -126,17 +127,31 @@ def as_rows(stats: list[BotStats]) -> list[dict]:
 
 
 def table(stats: list[BotStats]) -> str:
-    """The final table, for a terminal."""
-    head = (
-        f"{'bot':<28} {'games':>5} {'win rate':>8} {'95% CI':>13} {'mean score':>10} "
-        f"{'95% CI':>15} {'margin':>7} {'s/move':>7} {'rating':>13}"
-    )
-    lines = [head, "-" * len(head)]
+    """The final table, for a terminal, in the current language."""
+    words = [_("bot"), _("games"), _("win rate"), _("95% CI"), _("mean score")]
+    words += [_("95% CI"), _("margin"), _("s/move"), _("rating")]
+    rows = []
     for s in stats:
         rating = f"{s.rating:6.1f}±{s.rating_sigma:4.1f}" if s.rating is not None else "-"
-        lines.append(
-            f"{s.bot:<28} {s.games:>5} {s.win_rate:>8.1%} {s.win_low:>6.1%}-{s.win_high:<6.1%} "
-            f"{s.mean_score:>10.1f} {s.score_low:>7.1f}-{s.score_high:<7.1f} "
-            f"{s.mean_margin:>7.1f} {s.seconds_per_move:>7.3f} {rating:>13}"
+        rows.append(
+            [
+                s.bot,
+                str(s.games),
+                f"{s.win_rate:.1%}",
+                f"{s.win_low:.1%}-{s.win_high:.1%}",
+                f"{s.mean_score:.1f}",
+                f"{s.score_low:.1f}-{s.score_high:.1f}",
+                f"{s.mean_margin:.1f}",
+                f"{s.seconds_per_move:.3f}",
+                rating,
+            ]
         )
-    return "\n".join(lines)
+    widths = [max(len(row[i]) for row in [words, *rows]) for i in range(len(words))]
+
+    def line(cells: list[str]) -> str:  # the bot's name to the left, figures to the right
+        return f"{cells[0]:<{widths[0]}}  " + "  ".join(
+            f"{c:>{w}}" for c, w in zip(cells[1:], widths[1:], strict=True)
+        )
+
+    head = line(words)
+    return "\n".join([head, "-" * len(head), *(line(row) for row in rows)])
