@@ -45,7 +45,8 @@ def server() -> Iterator[str]:
     port = free_port()
 
     def run(*args: str) -> None:
-        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=120)
+        # run from the data folder: the postgres user may not enter the caller's folder
+        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=120, cwd=data)
 
     run(f"{folder}/initdb", "-D", data, "-U", "azul", "-A", "trust", "--no-sync")
     options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off"
