@@ -8,6 +8,7 @@ import timeit
 from dataclasses import dataclass
 
 from azul.core.api import Game, State
+from azul.i18n import _
 
 
 @dataclass
@@ -27,14 +28,21 @@ class BenchResult:
         return self.games / self.seconds
 
     def lines(self) -> list[str]:
-        return [
-            f"games            {self.games}",
-            f"steps            {self.steps} ({self.steps / self.games:.1f} per game)",
-            f"steps/s          {self.steps_per_second:,.0f}",
-            f"games/s          {self.games_per_second:,.1f}",
-            f"mean legal       {self.mean_legal:.1f} actions per decision",
-            f"clone()          {self.clone_us:.2f} us",
+        """The figures, one per line, labelled in the current language."""
+        rows = [
+            (_("games"), f"{self.games}"),
+            (
+                _("steps"),
+                _("{steps} ({per:.1f} per game)").format(
+                    steps=self.steps, per=self.steps / self.games
+                ),
+            ),
+            ("steps/s", f"{self.steps_per_second:,.0f}"),
+            ("games/s", f"{self.games_per_second:,.1f}"),
+            (_("mean legal"), _("{n:.1f} actions per decision").format(n=self.mean_legal)),
+            ("clone()", f"{self.clone_us:.2f} us"),
         ]
+        return [f"{label:<16} {value}" for label, value in rows]
 
 
 def bench(game: Game, games: int = 200, seed: int = 0) -> BenchResult:
