@@ -37,6 +37,9 @@ class DealtState(State):
         """What is decided now: one of the game's decision kinds, 'chance' or 'over'."""
         return "chance" if self.deals else self.KIND_NAMES[self.kind]
 
+    def generator_state(self) -> int:
+        return self._rng  # the one integer of SplitMix64, without serialising the position
+
     def reseed(self, seed: int) -> None:
         """Replace the generator's state, e.g. to sample a different future in search."""
         self._rng = seed_state(seed)

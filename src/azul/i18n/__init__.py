@@ -30,29 +30,33 @@ def po_path(lang: str) -> Path:
 
 
 @cache
+def _po(lang: str):
+    """The Babel catalog of ``lang``, read once."""
+    from babel.messages.pofile import read_po
+
+    with open(po_path(lang), "rb") as f:
+        return read_po(f, locale=lang)
+
+
+@cache
 def translations(lang: str) -> _gettext.NullTranslations:
     """The compiled catalog of ``lang``; English (the source language) has none."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return _gettext.NullTranslations()
     from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
 
-    with open(po_path(lang), "rb") as f:
-        catalog = read_po(f, locale=lang)
     buffer = io.BytesIO()
-    write_mo(buffer, catalog)
+    write_mo(buffer, _po(lang))
     buffer.seek(0)
     return _gettext.GNUTranslations(buffer)
 
 
+@cache
 def catalog(lang: str) -> dict[str, str]:
     """Every translated message of ``lang``, msgid to text (for the browser client)."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return {}
-    from babel.messages.pofile import read_po
-
-    with open(po_path(lang), "rb") as f:
-        return {m.id: m.string for m in read_po(f, locale=lang) if m.id and m.string}
+    return {m.id: m.string for m in _po(lang) if m.id and m.string}
 
 
 def rules(game: str, lang: str) -> str:
