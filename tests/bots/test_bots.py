@@ -93,10 +93,11 @@ def test_mcts_iterations_and_tree_reuse():
     assert sum(c.visits for c in cands) == 200
     action = cands[0].action
     state.apply_action(action)
-    other = make("random", seed=1)
-    state.apply_action(other.choose(state))
+    replies = bot._tree[1].children[action].children  # the opponent's replies it searched
+    reply = max(replies, key=lambda a: replies[a].visits)
+    state.apply_action(reply)
     kept = bot._reused_root(state)
-    assert kept.visits > 0  # the subtree of the moves played was kept
+    assert kept is replies[reply] and kept.visits > 0  # the subtree of the moves played was kept
 
 
 def test_limits_and_options_are_checked():

@@ -4,8 +4,9 @@ Open-loop search over information sets: every iteration starts from a private cl
 position reseeded from the bot's generator, so unknown draws are sampled from public counts only
 (never from the real generator). Tree nodes are keyed by action; an action's statistics are shared
 by every sampled future in which it is legal, and exploration counts how often it was available
-(single-observer ISMCTS). Leaves are scored by the game's evaluation, as each player's lead over
-the best other player, squashed into -1..1; finished games score their result plus the margin.
+(single-observer ISMCTS). Leaves are scored by the game's search evaluation (for Summer Pavilion
+one that plans the hand's placements), as each player's lead over the best other player, squashed
+into -1..1; finished games score their result plus the margin.
 The tree is kept between moves when the game went on along it.
 """
 
@@ -67,7 +68,7 @@ class MCTSBot(Bot):
         root = self._reused_root(state)
         deadline = None if limit.time is None else time.perf_counter() + limit.time
         n = 0
-        evaluate = evaluator(state)
+        evaluate = evaluator(state, search=True)
         self._base = [evaluate(state, p) for p in range(state.num_players())]
         while True:
             if limit.iterations is not None and n >= limit.iterations:

@@ -49,6 +49,32 @@ def _take_ids(w: int, base: int, counts: list[int]) -> tuple[int, ...]:
 _TAKES: dict[tuple[int, ...], tuple[int, ...]] = {}  # memo of _take_ids
 
 
+def allowed_colors(grey: bool, star: int, present: int, count: int) -> int:
+    """Bitmask of the colours that may go on ``star``, given the bitmask of colours ``present``
+    on it and its ``count`` of tiles (rules 5.3, 9.1)."""
+    if not grey:
+        if star:
+            return 1 << data.STAR_COLOR[star]
+        return ALL_COLORS & ~present
+    if count < 2:
+        return ALL_COLORS
+    if POPCOUNT[present] == 1:
+        return present
+    return ALL_COLORS & ~present
+
+
+def star_bonus(grey: bool, star: int, present: int) -> int:
+    """Bonus of ``star`` once complete, given the colours ``present`` on it: multicoloured 12,
+    else by its colour (rules 7.1, 9.1)."""
+    if grey:
+        if POPCOUNT[present] == 1:
+            return data.STAR_BONUS_BY_COLOR[BITS[present][0]]
+        return data.MULTICOLORED_STAR_BONUS
+    if star == 0:
+        return data.MULTICOLORED_STAR_BONUS
+    return data.STAR_BONUS_BY_COLOR[data.STAR_COLOR[star]]
+
+
 class PavilionState(DealtState):
     """A position of Summer Pavilion."""
 
@@ -159,17 +185,12 @@ class PavilionState(DealtState):
 
     def allowed_colors(self, seat: int, star: int) -> int:
         """Bitmask of the colours that may go on ``star`` of ``seat`` (rules 5.3, 9.1)."""
-        present = self.colors[seat * data.NUM_STARS + star]
-        if not self.game.board.grey:
-            if star:
-                return 1 << data.STAR_COLOR[star]
-            return ALL_COLORS & ~present
-        count = POPCOUNT[(self.filled[seat] >> star * 6) & 63]
-        if count < 2:
-            return ALL_COLORS
-        if POPCOUNT[present] == 1:
-            return present
-        return ALL_COLORS & ~present
+        return allowed_colors(
+            self.game.board.grey,
+            star,
+            self.colors[seat * data.NUM_STARS + star],
+            POPCOUNT[(self.filled[seat] >> star * 6) & 63],
+        )
 
     def legal_actions(self) -> list[int]:
         if self.deals:
@@ -578,14 +599,7 @@ class PavilionState(DealtState):
 
     def star_bonus(self, p: int, star: int) -> int:
         """Bonus of a completed star: multicoloured 12, else by its colour (rules 7.1, 9.1)."""
-        if self.game.board.grey:
-            present = self.colors[p * data.NUM_STARS + star]
-            if POPCOUNT[present] == 1:
-                return data.STAR_BONUS_BY_COLOR[BITS[present][0]]
-            return data.MULTICOLORED_STAR_BONUS
-        if star == 0:
-            return data.MULTICOLORED_STAR_BONUS
-        return data.STAR_BONUS_BY_COLOR[data.STAR_COLOR[star]]
+        return star_bonus(self.game.board.grey, star, self.colors[p * data.NUM_STARS + star])
 
     # ------------------------------------------------------------------ chance
     def _recycle(self) -> None:

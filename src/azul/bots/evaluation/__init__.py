@@ -13,11 +13,15 @@ EVALUATORS: dict[str, Callable[[State, int], float]] = {
     "pavilion": pavilion.evaluate,
     "sintra": sintra.evaluate,
 }
+# Where a game has a slower, better-informed evaluation for the leaves of a search.
+SEARCH_EVALUATORS: dict[str, Callable[[State, int], float]] = {
+    "pavilion": pavilion.evaluate_with_plan,
+}
 
 
-def evaluator(state: State) -> Callable[[State, int], float]:
-    """The evaluation function for ``state``'s game."""
-    fn = EVALUATORS.get(state.game.name)
+def evaluator(state: State, search: bool = False) -> Callable[[State, int], float]:
+    """The evaluation function for ``state``'s game (``search``: the one for search leaves)."""
+    fn = (search and SEARCH_EVALUATORS.get(state.game.name)) or EVALUATORS.get(state.game.name)
     if fn is None:
         raise OptionError(f"no evaluation for game {state.game.name!r}: add one to EVALUATORS")
     return fn

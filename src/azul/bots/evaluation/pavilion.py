@@ -1,15 +1,20 @@
 """How good a Summer Pavilion position is for one seat, in points.
 
-The score, plus what the board and the tiles in hand are likely to bring: end bonuses weighted
-by how far the star or number set has come, structures one tile from paying, and tiles in hand
-worth about half a point each until they would have to be discarded.
+Two evaluations share the board terms: the score, plus end bonuses weighted by how far each star
+or number set has come, and structures one tile from paying.
+
+- ``evaluate`` (the heuristic bot) counts each tile in hand at about half a point.
+- ``evaluate_with_plan`` (search leaves) first spends the hand this round by a greedy plan of
+  placements, so tiles count for what they can buy on this board in this round's wild colour;
+  what the plan leaves over is kept (at most 4) or discarded at a point each (rules 5.8, 5.9).
+  A search that drafts with it sees which colours its board needs.
 """
 
 from __future__ import annotations
 
 from azul.pavilion import data
-from azul.pavilion.state import OVER, PLAY, PavilionState
-from azul.pavilion.tables import POPCOUNT
+from azul.pavilion.state import ACQUIRE, OVER, PLAY, PavilionState, allowed_colors, star_bonus
+from azul.pavilion.tables import BITS, BOARD_TABLES, EMPTY, POPCOUNT, RUN, STRUCTURES_AT
 
 NC = data.NUM_COLORS
 _STRUCTURES = [(sum(1 << sp for sp in spaces), reward) for _, _, spaces, reward in data.STRUCTURES]
@@ -29,36 +34,80 @@ WEIGHTS = {
     "wild": 0.45,  # extra for a tile of the round's wild colour
     "excess_last": 0.5,  # round 6: cost of each tile beyond 6 (leftovers cost 1 each)
 }
+# For ``evaluate_with_plan`` (measured by MCTS matches against the heuristic bot).
+PLAN_WEIGHTS = {
+    "keep": 0.8,  # a tile the plan leaves over and keeps for the next round
+    "bonus_tile": 0.8,  # a bonus tile a planned placement earns
+    "spend": 0.3,  # the plan's price of each tile it pays, against a placement's gain
+    "pursuit": 0.5,  # share of what the hand gathers toward, while tiles are still drafted
+    "pursuit_keep": 0.5,  # the same for tiles kept for the next round
+}
 
 
-def _star_bonus(state: PavilionState, p: int, star: int, count: int) -> float:
-    if not state.game.board.grey or count >= 2:
-        return state.star_bonus(p, star)
-    return (_AVERAGE_STAR + data.MULTICOLORED_STAR_BONUS) / 2
+def _star_value(grey: bool, star: int, present: int, k: int, weight: float) -> float:
+    """A star's bonus counted for ``k`` tiles: in full when complete, else a share."""
+    if not k:
+        return 0.0
+    if k == 6:
+        return star_bonus(grey, star, present)
+    if grey and k < 2:  # its kind is still open (rules 9.1)
+        bonus = (_AVERAGE_STAR + data.MULTICOLORED_STAR_BONUS) / 2
+    else:
+        bonus = star_bonus(grey, star, present)
+    return bonus * _SQUARES[k] * weight
 
 
-def evaluate(state: PavilionState, p: int) -> float:
-    v = float(state.points[p])
-    if state.kind == OVER:
-        return v
-    filled = state.filled[p]
-    late = state.round / data.ROUNDS  # bonuses are surer late, hand tiles are worth less
-    w = WEIGHTS
-    star_weight = w["star_early"] + w["star_late"] * late
+def _number_value(have: int, need: int, bonus: int) -> float:
+    if not have:
+        return 0.0
+    return bonus * (have / need) ** 3 * (1.0 if have == need else WEIGHTS["number"])
+
+
+# _NUMBER_GAINS[side][n] = (mask, gains): the gain in _number_value of covering one more space
+# of printed number n, by the number already covered.
+_NUMBER_GAINS = {
+    side: {
+        n: (
+            mask,
+            [
+                _number_value(done + 1, mask.bit_count(), bonus)
+                - _number_value(done, mask.bit_count(), bonus)
+                for done in range(mask.bit_count())
+            ],
+        )
+        for n, mask, bonus in tables.number_masks
+    }
+    for side, tables in BOARD_TABLES.items()
+}
+
+
+def _board(state: PavilionState, filled: int, colors: list[int]) -> float:
+    """End bonuses and structures, counted by how far they have come."""
+    grey = state.game.board.grey
+    weight = WEIGHTS["star_early"] + WEIGHTS["star_late"] * state.round / data.ROUNDS
+    v = 0.0
     for star in range(data.NUM_STARS):
-        k = POPCOUNT[(filled >> star * 6) & 63]
-        if k:
-            weight = 1.0 if k == 6 else star_weight
-            v += _star_bonus(state, p, star, k) * _SQUARES[k] * weight
+        v += _star_value(grey, star, colors[star], POPCOUNT[(filled >> star * 6) & 63], weight)
     for _number, mask, bonus in state.game.board.number_masks:
-        have = (filled & mask).bit_count()
-        if have:
-            need = mask.bit_count()
-            v += bonus * (have / need) ** 3 * (1.0 if have == need else w["number"])
+        v += _number_value((filled & mask).bit_count(), mask.bit_count(), bonus)
     for mask, reward in _STRUCTURES:
         missing = mask & ~filled
         if missing and not missing & (missing - 1):  # exactly one space missing
-            v += w["structure"] * reward
+            v += WEIGHTS["structure"] * reward
+    return v
+
+
+def _colors(state: PavilionState, p: int) -> list[int]:
+    return state.colors[p * data.NUM_STARS : (p + 1) * data.NUM_STARS]
+
+
+def evaluate(state: PavilionState, p: int) -> float:
+    """Score, board terms, and a flat value per tile in hand or kept."""
+    v = float(state.points[p])
+    if state.kind == OVER:
+        return v
+    v += _board(state, state.filled[p], _colors(state, p))
+    w = WEIGHTS
     b = p * NC
     hand = state.hands[b : b + NC]
     tiles = sum(hand) + sum(state.kept[b : b + NC])
@@ -67,3 +116,116 @@ def evaluate(state: PavilionState, p: int) -> float:
     if state.kind == PLAY and state.round == data.ROUNDS:
         v -= w["excess_last"] * max(0, tiles - 6)  # leftovers after round 6 cost 1 each
     return v
+
+
+def evaluate_with_plan(state: PavilionState, p: int) -> float:
+    """Score, the points of a greedy plan for the hand this round, board terms after the plan,
+    the tiles it leaves over (kept, at most 4, or discarded: rules 5.8, 5.9), and a share of
+    what the leftover tiles are gathering toward (``pursuit``)."""
+    v = float(state.points[p])
+    if state.kind == OVER:
+        return v
+    w = PLAN_WEIGHTS
+    b = p * NC
+    hand = state.hands[b : b + NC]
+    kept = state.kept[b : b + NC]
+    filled, colors = state.filled[p], _colors(state, p)
+    wild = data.WILD_BY_ROUND[state.round]
+    if state.owed and state.player == p:  # bonus tiles about to be chosen (rules 5.6)
+        v += state.owed * w["bonus_tile"]
+    last = state.round == data.ROUNDS
+    if not state.passed >> p & 1 and any(hand):
+        gained, filled, options = _plan(state, hand, filled, colors, wild)
+        v += gained
+        if state.kind == ACQUIRE and not last:  # more tiles to come this round
+            share = sum(state.sources) / (state.game.factories * data.TILES_PER_FACTORY)
+            v += w["pursuit"] * share * _pursuit(options, wild)
+    left = sum(hand) + sum(kept)
+    if last:
+        v -= left  # rules 5.9, 7.3
+    else:
+        keep = min(left, data.CORNER_SPACES)
+        v += w["keep"] * keep - (left - keep)
+        if state.kind != ACQUIRE and 0 < left <= data.CORNER_SPACES:  # kept for next round
+            stock = [h + k for h, k in zip(hand, kept, strict=True)]
+            nxt = data.WILD_BY_ROUND[state.round + 1]
+            options = _options(state, stock, filled, colors, nxt)
+            v += w["pursuit_keep"] * _pursuit(options, nxt)
+    return v + _board(state, filled, colors)
+
+
+def _options(state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int):
+    """Every placement of a colour in hand on an empty space: (gain, share, star, i, colour,
+    cost). The gain is its points, bonus progress and bonus tiles less ``spend`` per tile paid;
+    the share is how much of the cost the hand can pay (1: it can, rules 5.2, 5.4)."""
+    board = state.game.board
+    grey, cost = board.grey, board.cost
+    weight = WEIGHTS["star_early"] + WEIGHTS["star_late"] * state.round / data.ROUNDS
+    spend, bonus_tile = PLAN_WEIGHTS["spend"], PLAN_WEIGHTS["bonus_tile"]
+    numbers = _NUMBER_GAINS[board.side]
+    hw = hand[wild]
+    out = []
+    for star in range(data.NUM_STARS):
+        ring = (filled >> star * 6) & 63
+        if ring == 63:
+            continue
+        k = POPCOUNT[ring]
+        present = colors[star]
+        before = _star_value(grey, star, present, k, weight)
+        for c in BITS[allowed_colors(grey, star, present, k)]:
+            hc = hand[c]
+            if not hc:
+                continue
+            progress = _star_value(grey, star, present | 1 << c, k + 1, weight) - before
+            for i in EMPTY[ring]:
+                sp = star * 6 + i
+                n = cost[sp]
+                have = hc if c == wild else hc + (hw if hw < n else n - 1)
+                gain = RUN[ring | 1 << i][i] + progress - spend * n
+                number = numbers.get(n)
+                if number:
+                    gain += number[1][(filled & number[0]).bit_count()]
+                now = filled | 1 << sp
+                for mask, reward in STRUCTURES_AT[sp]:
+                    if now & mask == mask:
+                        gain += reward * bonus_tile
+                out.append((gain, 1.0 if have >= n else have / n, star, i, c, n))
+    return out
+
+
+def _plan(state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int):
+    """Place tiles from ``hand`` one at a time, each time the payable placement of best gain,
+    while one gains; the colour is paid before wilds. Changes ``hand`` and ``colors``; returns
+    (points, filled, the options left)."""
+    gained = 0.0
+    while True:
+        options = _options(state, hand, filled, colors, wild)
+        best, best_gain = None, 0.0
+        for option in options:
+            if option[0] > best_gain and option[1] == 1.0:
+                best, best_gain = option, option[0]
+        if best is None:
+            return gained, filled, options
+        _, _, star, i, c, n = best
+        sp = star * 6 + i
+        filled |= 1 << sp
+        colors[star] |= 1 << c
+        gained += RUN[(filled >> star * 6) & 63][i]
+        for mask, reward in STRUCTURES_AT[sp]:
+            if filled & mask == mask:
+                gained += reward * PLAN_WEIGHTS["bonus_tile"]
+        paid = min(hand[c], n)
+        hand[c] -= paid
+        hand[wild] -= n - paid
+
+
+def _pursuit(options, wild: int) -> float:
+    """For each colour but the wild, the best placement the hand cannot pay yet, its gain
+    times the share of its cost in hand squared: what the tiles are gathering toward."""
+    best = [0.0] * NC
+    for gain, share, _star, _i, c, _n in options:
+        if share < 1.0 and c != wild:
+            value = gain * share * share
+            if value > best[c]:
+                best[c] = value
+    return sum(best)
