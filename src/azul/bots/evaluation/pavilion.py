@@ -34,8 +34,13 @@ WEIGHTS = {
     "wild": 0.45,  # extra for a tile of the round's wild colour
     "excess_last": 0.5,  # round 6: cost of each tile beyond 6 (leftovers cost 1 each)
 }
-# For ``evaluate_with_plan`` (measured by MCTS matches against the heuristic bot).
+# For ``evaluate_with_plan``: the board terms' weights above, then the plan's own (measured by
+# MCTS matches against the heuristic bot).
 PLAN_WEIGHTS = {
+    "star_early": 0.35,
+    "star_late": 0.35,
+    "number": 0.5,
+    "structure": 0.2,
     "keep": 0.8,  # a tile the plan leaves over and keeps for the next round
     "bonus_tile": 0.8,  # a bonus tile a planned placement earns
     "spend": 0.3,  # the plan's price of each tile it pays, against a placement's gain
@@ -57,43 +62,53 @@ def _star_value(grey: bool, star: int, present: int, k: int, weight: float) -> f
     return bonus * _SQUARES[k] * weight
 
 
-def _number_value(have: int, need: int, bonus: int) -> float:
+def _number_value(have: int, need: int, bonus: int, weight: float) -> float:
+    """A number bonus counted for ``have`` of its ``need`` spaces: in full when all are
+    covered, else ``weight`` times the cube of the share."""
     if not have:
         return 0.0
-    return bonus * (have / need) ** 3 * (1.0 if have == need else WEIGHTS["number"])
+    return bonus * (have / need) ** 3 * (1.0 if have == need else weight)
 
 
-# _NUMBER_GAINS[side][n] = (mask, gains): the gain in _number_value of covering one more space
-# of printed number n, by the number already covered.
-_NUMBER_GAINS = {
-    side: {
-        n: (
-            mask,
-            [
-                _number_value(done + 1, mask.bit_count(), bonus)
-                - _number_value(done, mask.bit_count(), bonus)
-                for done in range(mask.bit_count())
-            ],
-        )
-        for n, mask, bonus in tables.number_masks
-    }
-    for side, tables in BOARD_TABLES.items()
-}
+_NUMBER_GAINS: dict[tuple[str, float], dict] = {}
 
 
-def _board(state: PavilionState, filled: int, colors: list[int]) -> float:
+def _number_gains(side: str, weight: float) -> dict[int, tuple[int, list[float]]]:
+    """By printed number: (its spaces' mask, the gain in _number_value of covering one more
+    space, by the count already covered)."""
+    key = (side, weight)
+    if key not in _NUMBER_GAINS:
+        _NUMBER_GAINS[key] = {
+            n: (
+                mask,
+                [
+                    _number_value(done + 1, mask.bit_count(), bonus, weight)
+                    - _number_value(done, mask.bit_count(), bonus, weight)
+                    for done in range(mask.bit_count())
+                ],
+            )
+            for n, mask, bonus in BOARD_TABLES[side].number_masks
+        }
+    return _NUMBER_GAINS[key]
+
+
+def _star_weight(state: PavilionState, w: dict) -> float:
+    return w["star_early"] + w["star_late"] * state.round / data.ROUNDS
+
+
+def _board(state: PavilionState, filled: int, colors: list[int], w: dict) -> float:
     """End bonuses and structures, counted by how far they have come."""
     grey = state.game.board.grey
-    weight = WEIGHTS["star_early"] + WEIGHTS["star_late"] * state.round / data.ROUNDS
+    weight = _star_weight(state, w)
     v = 0.0
     for star in range(data.NUM_STARS):
         v += _star_value(grey, star, colors[star], POPCOUNT[(filled >> star * 6) & 63], weight)
     for _number, mask, bonus in state.game.board.number_masks:
-        v += _number_value((filled & mask).bit_count(), mask.bit_count(), bonus)
+        v += _number_value((filled & mask).bit_count(), mask.bit_count(), bonus, w["number"])
     for mask, reward in _STRUCTURES:
         missing = mask & ~filled
         if missing and not missing & (missing - 1):  # exactly one space missing
-            v += WEIGHTS["structure"] * reward
+            v += w["structure"] * reward
     return v
 
 
@@ -106,8 +121,8 @@ def evaluate(state: PavilionState, p: int) -> float:
     v = float(state.points[p])
     if state.kind == OVER:
         return v
-    v += _board(state, state.filled[p], _colors(state, p))
     w = WEIGHTS
+    v += _board(state, state.filled[p], _colors(state, p), w)
     b = p * NC
     hand = state.hands[b : b + NC]
     tiles = sum(hand) + sum(state.kept[b : b + NC])
@@ -135,11 +150,11 @@ def evaluate_with_plan(state: PavilionState, p: int) -> float:
         v += state.owed * w["bonus_tile"]
     last = state.round == data.ROUNDS
     if not state.passed >> p & 1 and any(hand):
-        gained, filled, options = _plan(state, hand, filled, colors, wild)
+        gained, filled = _plan(state, hand, filled, colors, wild)
         v += gained
         if state.kind == ACQUIRE and not last:  # more tiles to come this round
             share = sum(state.sources) / (state.game.factories * data.TILES_PER_FACTORY)
-            v += w["pursuit"] * share * _pursuit(options, wild)
+            v += w["pursuit"] * share * _pursuit(state, hand, filled, colors, wild)
     left = sum(hand) + sum(kept)
     if last:
         v -= left  # rules 5.9, 7.3
@@ -149,20 +164,23 @@ def evaluate_with_plan(state: PavilionState, p: int) -> float:
         if state.kind != ACQUIRE and 0 < left <= data.CORNER_SPACES:  # kept for next round
             stock = [h + k for h, k in zip(hand, kept, strict=True)]
             nxt = data.WILD_BY_ROUND[state.round + 1]
-            options = _options(state, stock, filled, colors, nxt)
-            v += w["pursuit_keep"] * _pursuit(options, nxt)
-    return v + _board(state, filled, colors)
+            v += w["pursuit_keep"] * _pursuit(state, stock, filled, colors, nxt)
+    return v + _board(state, filled, colors, w)
 
 
-def _options(state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int):
-    """Every placement of a colour in hand on an empty space: (gain, share, star, i, colour,
-    cost). The gain is its points, bonus progress and bonus tiles less ``spend`` per tile paid;
-    the share is how much of the cost the hand can pay (1: it can, rules 5.2, 5.4)."""
+def _options(
+    state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int, payable: bool
+):
+    """The placements of a colour in hand on an empty space that the hand can pay (``payable``,
+    rules 5.2, 5.4) or cannot pay yet: (gain, share, star, i, colour, cost). The gain is its
+    points, bonus progress and bonus tiles less ``spend`` per tile paid; the share is how much
+    of the cost the hand can pay."""
     board = state.game.board
     grey, cost = board.grey, board.cost
-    weight = WEIGHTS["star_early"] + WEIGHTS["star_late"] * state.round / data.ROUNDS
-    spend, bonus_tile = PLAN_WEIGHTS["spend"], PLAN_WEIGHTS["bonus_tile"]
-    numbers = _NUMBER_GAINS[board.side]
+    w = PLAN_WEIGHTS
+    weight = _star_weight(state, w)
+    spend, bonus_tile = w["spend"], w["bonus_tile"]
+    numbers = _number_gains(board.side, w["number"])
     hw = hand[wild]
     out = []
     for star in range(data.NUM_STARS):
@@ -181,6 +199,8 @@ def _options(state: PavilionState, hand: list[int], filled: int, colors: list[in
                 sp = star * 6 + i
                 n = cost[sp]
                 have = hc if c == wild else hc + (hw if hw < n else n - 1)
+                if (have >= n) is not payable:
+                    continue
                 gain = RUN[ring | 1 << i][i] + progress - spend * n
                 number = numbers.get(n)
                 if number:
@@ -189,23 +209,22 @@ def _options(state: PavilionState, hand: list[int], filled: int, colors: list[in
                 for mask, reward in STRUCTURES_AT[sp]:
                     if now & mask == mask:
                         gain += reward * bonus_tile
-                out.append((gain, 1.0 if have >= n else have / n, star, i, c, n))
+                out.append((gain, have / n, star, i, c, n))
     return out
 
 
 def _plan(state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int):
     """Place tiles from ``hand`` one at a time, each time the payable placement of best gain,
     while one gains; the colour is paid before wilds. Changes ``hand`` and ``colors``; returns
-    (points, filled, the options left)."""
+    (points, filled)."""
     gained = 0.0
     while True:
-        options = _options(state, hand, filled, colors, wild)
         best, best_gain = None, 0.0
-        for option in options:
-            if option[0] > best_gain and option[1] == 1.0:
+        for option in _options(state, hand, filled, colors, wild, payable=True):
+            if option[0] > best_gain:
                 best, best_gain = option, option[0]
         if best is None:
-            return gained, filled, options
+            return gained, filled
         _, _, star, i, c, n = best
         sp = star * 6 + i
         filled |= 1 << sp
@@ -219,12 +238,12 @@ def _plan(state: PavilionState, hand: list[int], filled: int, colors: list[int],
         hand[wild] -= n - paid
 
 
-def _pursuit(options, wild: int) -> float:
+def _pursuit(state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int):
     """For each colour but the wild, the best placement the hand cannot pay yet, its gain
     times the share of its cost in hand squared: what the tiles are gathering toward."""
     best = [0.0] * NC
-    for gain, share, _star, _i, c, _n in options:
-        if share < 1.0 and c != wild:
+    for gain, share, _star, _i, c, _n in _options(state, hand, filled, colors, wild, False):
+        if c != wild:
             value = gain * share * share
             if value > best[c]:
                 best[c] = value

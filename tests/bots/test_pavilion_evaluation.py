@@ -1,0 +1,45 @@
+"""The Summer Pavilion search evaluation spends the hand by the rules: expected values worked out
+from the rules sections cited, not read off the evaluation."""
+
+import pytest
+
+from azul.bots.evaluation import pavilion as ev
+from tests.pavilion.helpers import board, load
+
+FULL_RED = board("R1", "R2", "R3", "R4", "R5", "R6", "C1=R")  # red fits nowhere more (rules 5.3)
+ORANGE_FIVE = board("O1", "O2", "O3", "O4", "O5")
+
+
+def value(hand: str, round: int, cells: dict, **kwargs) -> float:
+    state = load(round=round, hands=[hand, "Y"], boards=[cells], to_move=1, **kwargs)
+    return ev.evaluate_with_plan(state, 0)
+
+
+def test_round_6_leftovers_cost_a_point_each():
+    # rules 5.9: after the last round every tile left costs 1; red cannot be placed here
+    assert value("RRR", 6, FULL_RED) == pytest.approx(value("", 6, FULL_RED) - 3)
+
+
+def test_wild_tiles_alone_are_kept_or_discarded():
+    # round 1: purple is wild and pays only for purple (rules 5.4); the purple star is full and
+    # the centre has purple, so 6 purple are kept (4, rules 5.8) or discarded at a point each
+    cells = board("P1", "P2", "P3", "P4", "P5", "P6", "C1=P")
+    keep = ev.PLAN_WEIGHTS["keep"]
+    assert value("PPPPPP", 1, cells) == pytest.approx(value("", 1, cells) + 4 * keep - 2)
+
+
+def test_a_hand_that_completes_a_star_counts_the_placement_and_the_bonus():
+    # O6 costs 6 (rules 5.2); with the star then full it scores 6 (5.5) and 17 at the end (7.1).
+    # Without the hand the board counts at most the 17 in part.
+    gain = value("OOOOOO", 2, ORANGE_FIVE) - value("", 2, ORANGE_FIVE)
+    assert gain >= 6 + 17 - 17 * (5 / 6) ** 2
+    # with one orange and five wild greens (round 2) the same, paid at most 5 wilds (5.2)
+    assert value("OGGGGG", 2, ORANGE_FIVE) - value("", 2, ORANGE_FIVE) == pytest.approx(gain)
+
+
+def test_six_wilds_without_the_colour_place_nothing():
+    # at least one tile of the placed colour is needed (rules 5.2): six greens in round 2 cannot
+    # pay for O6; greens fit only on the green star or the centre, both full of green here
+    cells = {**ORANGE_FIVE, **board("G1", "G2", "G3", "G4", "G5", "G6", "C1=G")}
+    keep = ev.PLAN_WEIGHTS["keep"]
+    assert value("GGGGGG", 2, cells) == pytest.approx(value("", 2, cells) + 4 * keep - 2)
