@@ -141,20 +141,52 @@ def evaluate_with_plan(state: PavilionState, p: int) -> float:
     if state.kind == OVER:
         return v
     w = PLAN_WEIGHTS
+    if state.owed and state.player == p:  # bonus tiles about to be chosen (rules 5.6)
+        v += state.owed * w["bonus_tile"]
+    b = p * NC
+    acquire = state.kind == ACQUIRE
+    key = (
+        state.game.board.side,
+        state.round,
+        acquire,
+        state.passed >> p & 1,
+        *state.hands[b : b + NC],
+        *state.kept[b : b + NC],
+        state.filled[p],
+        *_colors(state, p),
+    )
+    known = _SEEN.get(key)
+    if known is None:
+        if len(_SEEN) > 200_000:
+            _SEEN.clear()
+        known = _SEEN[key] = _hand_and_board(state, p)
+    base, pursuit = known
+    if pursuit:  # more tiles to come this round
+        share = sum(state.sources) / (state.game.factories * data.TILES_PER_FACTORY)
+        v += w["pursuit"] * share * pursuit
+    return v + base
+
+
+# evaluate_with_plan's memo: what a seat's hand, kept tiles and board are worth in a round and
+# phase (MCTS leaves share them often); it assumes PLAN_WEIGHTS do not change.
+_SEEN: dict[tuple, tuple[float, float]] = {}
+
+
+def _hand_and_board(state: PavilionState, p: int) -> tuple[float, float]:
+    """(the plan's points + leftovers + board terms, the pursuit value while drafting)."""
+    w = PLAN_WEIGHTS
     b = p * NC
     hand = state.hands[b : b + NC]
     kept = state.kept[b : b + NC]
     filled, colors = state.filled[p], _colors(state, p)
     wild = data.WILD_BY_ROUND[state.round]
-    if state.owed and state.player == p:  # bonus tiles about to be chosen (rules 5.6)
-        v += state.owed * w["bonus_tile"]
     last = state.round == data.ROUNDS
+    v = pursuit = 0.0
     if not state.passed >> p & 1 and any(hand):
         gained, filled = _plan(state, hand, filled, colors, wild)
         v += gained
-        if state.kind == ACQUIRE and not last:  # more tiles to come this round
-            share = sum(state.sources) / (state.game.factories * data.TILES_PER_FACTORY)
-            v += w["pursuit"] * share * _pursuit(state, hand, filled, colors, wild)
+        if state.kind == ACQUIRE and not last:
+            pursuit = _pursuit(state, hand, filled, colors, wild)
     left = sum(hand) + sum(kept)
     if last:
         v -= left  # rules 5.9, 7.3
@@ -165,7 +197,7 @@ def evaluate_with_plan(state: PavilionState, p: int) -> float:
             stock = [h + k for h, k in zip(hand, kept, strict=True)]
             nxt = data.WILD_BY_ROUND[state.round + 1]
             v += w["pursuit_keep"] * _pursuit(state, stock, filled, colors, nxt)
-    return v + _board(state, filled, colors, w)
+    return v + _board(state, filled, colors, w), pursuit
 
 
 def _options(
