@@ -1,8 +1,11 @@
 """The Summer Pavilion search evaluation spends the hand by the rules: expected values worked out
 from the rules sections cited, not read off the evaluation."""
 
+import random
+
 import pytest
 
+import azul
 from azul.bots.evaluation import pavilion as ev
 from tests.pavilion.helpers import board, load
 
@@ -43,3 +46,24 @@ def test_six_wilds_without_the_colour_place_nothing():
     cells = {**ORANGE_FIVE, **board("G1", "G2", "G3", "G4", "G5", "G6", "C1=G")}
     keep = ev.PLAN_WEIGHTS["keep"]
     assert value("GGGGGG", 2, cells) == pytest.approx(value("", 2, cells) + 4 * keep - 2)
+
+
+@pytest.mark.parametrize("side", ["coloured", "grey"])
+def test_the_memo_never_answers_for_another_position(side):
+    # the memo's key must hold everything the value depends on: along random games, with the
+    # memo filling up, every answer equals the one computed afresh
+    game = azul.load_game("pavilion", board=side)
+    states = []
+    for seed in range(3):
+        state, rng = game.new_initial_state(seed), random.Random(seed)
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                states.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    remembered = [ev.evaluate_with_plan(s, p) for s in states for p in range(2)]
+    fresh = []
+    for s in states:
+        for p in range(2):
+            ev._SEEN.clear()
+            fresh.append(ev.evaluate_with_plan(s, p))
+    assert remembered == fresh
