@@ -7,7 +7,9 @@ or number set has come, and structures one tile from paying.
 - ``evaluate_with_plan`` (search leaves) first spends the hand this round by a greedy plan of
   placements, so tiles count for what they can buy on this board in this round's wild colour;
   what the plan leaves over is kept (at most 4) or discarded at a point each (rules 5.8, 5.9).
-  A search that drafts with it sees which colours its board needs.
+  Tiles that cannot pay for a placement yet earn part of its value while more are drafted, or
+  when kept for the next round ("pursuit"). A search that drafts with it sees which colours its
+  board needs.
 """
 
 from __future__ import annotations
@@ -34,16 +36,13 @@ WEIGHTS = {
     "wild": 0.45,  # extra for a tile of the round's wild colour
     "excess_last": 0.5,  # round 6: cost of each tile beyond 6 (leftovers cost 1 each)
 }
-# For ``evaluate_with_plan``: the board terms' weights above, then the plan's own (measured by
+# For ``evaluate_with_plan``: the board terms' weights above, then the plan's own (chosen by
 # MCTS matches against the heuristic bot).
 PLAN_WEIGHTS = {
-    "star_early": 0.35,
-    "star_late": 0.35,
-    "number": 0.5,
-    "structure": 0.2,
+    **{key: WEIGHTS[key] for key in ("star_early", "star_late", "number", "structure")},
     "keep": 0.8,  # a tile the plan leaves over and keeps for the next round
     "bonus_tile": 0.8,  # a bonus tile a planned placement earns
-    "spend": 0.3,  # the plan's price of each tile it pays, against a placement's gain
+    "spend": 0.3,  # the plan's price of each tile it pays, against a placement's gain (1-5)
     "pursuit": 0.5,  # share of what the hand gathers toward, while tiles are still drafted
     "pursuit_keep": 0.5,  # the same for tiles kept for the next round
 }
@@ -211,7 +210,9 @@ def _options(
     grey, cost = board.grey, board.cost
     w = PLAN_WEIGHTS
     weight = _star_weight(state, w)
-    spend, bonus_tile = w["spend"], w["bonus_tile"]
+    # in the last round a tile not spent costs a point (rules 5.9): spending is free
+    spend = 0.0 if state.round == data.ROUNDS else w["spend"]
+    bonus_tile = w["bonus_tile"]
     numbers = _number_gains(board.side, w["number"])
     hw = hand[wild]
     out = []
