@@ -156,7 +156,7 @@ def evaluate_with_plan(state: PavilionState, p: int) -> float:
     )
     known = _SEEN.get(key)
     if known is None:
-        if len(_SEEN) > 200_000:
+        if len(_SEEN) > 100_000:  # about 40 MB
             _SEEN.clear()
         known = _SEEN[key] = _hand_and_board(state, p)
     base, pursuit = known
@@ -232,7 +232,7 @@ def _options(
                 sp = star * 6 + i
                 n = cost[sp]
                 have = hc if c == wild else hc + (hw if hw < n else n - 1)
-                if (have >= n) is not payable:
+                if (have >= n) != payable:
                     continue
                 gain = RUN[ring | 1 << i][i] + progress - spend * n
                 number = numbers.get(n)
