@@ -240,7 +240,8 @@ class PavilionState(DealtState):
         filled = self.filled[p]
         base0 = self.game.actions.place_base
         grey = board.grey
-        colors = self.colors[p * data.NUM_STARS : (p + 1) * data.NUM_STARS]
+        colors = self.colors
+        cb = p * data.NUM_STARS
         in_hand = 0
         for c in range(NC):
             if h[c]:
@@ -249,7 +250,7 @@ class PavilionState(DealtState):
             ring = (filled >> star * 6) & 63
             if ring == 63:
                 continue
-            cols = BITS[allowed_colors(grey, star, colors[star], POPCOUNT[ring]) & in_hand]
+            cols = BITS[allowed_colors(grey, star, colors[cb + star], POPCOUNT[ring]) & in_hand]
             if not cols:
                 continue
             for i in EMPTY[ring]:

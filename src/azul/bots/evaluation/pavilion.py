@@ -52,13 +52,11 @@ def _star_value(grey: bool, star: int, present: int, k: int, weight: float) -> f
     """A star's bonus counted for ``k`` tiles: in full when complete, else a share."""
     if not k:
         return 0.0
-    if k == 6:
-        return star_bonus(grey, star, present)
     if grey and k < 2:  # its kind is still open (rules 9.1)
         bonus = (_AVERAGE_STAR + data.MULTICOLORED_STAR_BONUS) / 2
     else:
         bonus = star_bonus(grey, star, present)
-    return bonus * _SQUARES[k] * weight
+    return bonus if k == 6 else bonus * _SQUARES[k] * weight
 
 
 def _number_value(have: int, need: int, bonus: int, weight: float) -> float:
@@ -132,6 +130,11 @@ def evaluate(state: PavilionState, p: int) -> float:
     return v
 
 
+# evaluate_with_plan's memo: what a seat's hand, kept tiles and board are worth in a round and
+# phase (MCTS leaves share them often); it assumes PLAN_WEIGHTS do not change.
+_SEEN: dict[tuple, tuple[float, float]] = {}
+
+
 def evaluate_with_plan(state: PavilionState, p: int) -> float:
     """Score, the points of a greedy plan for the hand this round, board terms after the plan,
     the tiles it leaves over (kept, at most 4, or discarded: rules 5.8, 5.9), and a share of
@@ -164,11 +167,6 @@ def evaluate_with_plan(state: PavilionState, p: int) -> float:
         share = sum(state.sources) / (state.game.factories * data.TILES_PER_FACTORY)
         v += w["pursuit"] * share * pursuit
     return v + base
-
-
-# evaluate_with_plan's memo: what a seat's hand, kept tiles and board are worth in a round and
-# phase (MCTS leaves share them often); it assumes PLAN_WEIGHTS do not change.
-_SEEN: dict[tuple, tuple[float, float]] = {}
 
 
 def _hand_and_board(state: PavilionState, p: int) -> tuple[float, float]:
@@ -275,7 +273,7 @@ def _pursuit(state: PavilionState, hand: list[int], filled: int, colors: list[in
     """For each colour but the wild, the best placement the hand cannot pay yet, its gain
     times the share of its cost in hand squared: what the tiles are gathering toward."""
     best = [0.0] * NC
-    for gain, share, _star, _i, c, _n in _options(state, hand, filled, colors, wild, False):
+    for gain, share, _star, _i, c, _n in _options(state, hand, filled, colors, wild, payable=False):
         if c != wild:
             value = gain * share * share
             if value > best[c]:
