@@ -1,5 +1,6 @@
 """Bots: the protocol, determinism, limits, legality everywhere, and small sanity matches."""
 
+import multiprocessing
 import random
 import time
 
@@ -100,6 +101,42 @@ def test_mcts_iterations_and_tree_reuse():
     assert kept is replies[reply] and kept.visits > 0  # the subtree of the moves played was kept
 
 
+def test_root_parallel_search_shares_the_iterations_and_is_deterministic():
+    """Two processes split an iteration limit, add up their roots, and give the same answer
+    again under the same seed; the helper keeps its tree between moves; close stops it."""
+    game = azul.load_game("pavilion", first_player=0)
+    state = game.new_initial_state(3)
+    bot = MCTSBot(seed=5, iterations=301, workers=2)
+    try:
+        first = bot.analyse(state)
+        assert sum(c.visits for c in first) == 301
+        again = MCTSBot(seed=5, iterations=301, workers=2)
+        try:
+            assert again.analyse(state) == first
+        finally:
+            again.close()
+        # the same position again: both trees are reused, so the visits add up
+        assert sum(c.visits for c in bot.analyse(state)) == 602
+        helpers = len(multiprocessing.active_children())
+        bot.close()
+        assert len(multiprocessing.active_children()) == helpers - 1
+    finally:
+        bot.close()
+
+
+def test_root_parallel_search_honours_its_time_limit():
+    state = positions("sintra", 1, seed=6)[0]
+    bot = make("mcts", seed=1, iterations=None, time=0.1, workers=2)
+    try:
+        bot.choose(state)  # starts the helper
+        start = time.perf_counter()
+        cands = bot.analyse(state)
+        assert time.perf_counter() - start < 0.6
+        assert sum(c.visits for c in cands) > 1
+    finally:
+        bot.close()
+
+
 def test_limits_and_options_are_checked():
     with pytest.raises(azul.AzulError, match="time limit"):
         Limit(time=0)
@@ -111,6 +148,9 @@ def test_limits_and_options_are_checked():
         make("greedy", depth=3)
     with pytest.raises(azul.AzulError, match="needs an iteration or a time limit"):
         make("mcts", iterations=None, time=None)
+    for workers in (0, 1.5, True):
+        with pytest.raises(azul.AzulError, match="workers"):
+            make("mcts", workers=workers)
     terminal = play_random(azul.load_game("sintra"), seed=1)
     with pytest.raises(azul.AzulError, match="only for a player to move"):
         make("greedy").choose(terminal)

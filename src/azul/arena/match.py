@@ -94,19 +94,23 @@ def play_game(
     think = [0.0] * len(seats)
     decisions = [0] * len(seats)
     moves, movers = [], []
-    while not state.is_terminal():
-        p = state.current_player()
-        if p == CHANCE:
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            action = chance.choices(outcomes, probs)[0]
-        else:
-            start = time.perf_counter()
-            action = bots[p].choose(state, limit)
-            think[p] += time.perf_counter() - start
-            decisions[p] += 1
-        moves.append(state.action_to_string(action))
-        movers.append(p)
-        state.apply_action(action)
+    try:
+        while not state.is_terminal():
+            p = state.current_player()
+            if p == CHANCE:
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                action = chance.choices(outcomes, probs)[0]
+            else:
+                start = time.perf_counter()
+                action = bots[p].choose(state, limit)
+                think[p] += time.perf_counter() - start
+                decisions[p] += 1
+            moves.append(state.action_to_string(action))
+            movers.append(p)
+            state.apply_action(action)
+    finally:
+        for bot in bots:
+            bot.close()
     return GameResult(
         game_name,
         dict(game.options),

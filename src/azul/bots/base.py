@@ -59,6 +59,9 @@ class Bot:
     def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
         raise NotImplementedError
 
+    def close(self) -> None:
+        """Release what the bot holds beyond its own memory (helper processes, for MCTS)."""
+
     def _check(self, state: State) -> None:
         if state.is_terminal() or state.is_chance_node():
             raise AzulError("a bot decides only for a player to move, not at chance or the end")

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 
 from azul.bots.base import Bot, Candidate, Limit, settle_chance
 from azul.bots.evaluation import evaluator
+from azul.bots.parallel import Helpers
 from azul.core.api import State
 from azul.core.errors import AzulError
 
@@ -45,10 +47,16 @@ class MCTSBot(Bot):
         reuse: bool = True,
         widen: float = 1.5,
         own: float = 0.0,
+        workers: int = 1,
     ):
         super().__init__(seed)
         if iterations is None and time is None:
             raise AzulError("mcts needs an iteration or a time limit")
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise AzulError(f"mcts workers {workers!r} is not a positive integer")
+        self._options = dict(
+            iterations=iterations, time=time, c=c, scale=scale, reuse=reuse, widen=widen, own=own
+        )
         self.default = Limit(time=time, iterations=iterations)
         self.c = c
         self.scale = scale
@@ -57,6 +65,8 @@ class MCTSBot(Bot):
         self.own = own  # weight of the bot's own gain in the reward, against the lead
         self._base: list[float] = []
         self._tree: tuple[State, Node] | None = None
+        self.workers = workers  # processes searching each move (root-parallel), this one included
+        self._pool: Helpers | None = None
 
     # -- search ---------------------------------------------------------------------------
     def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
@@ -65,30 +75,57 @@ class MCTSBot(Bot):
         if len(legal) == 1:  # a forced move needs no search; the tree is kept for later
             return [Candidate(legal[0], state.action_to_string(legal[0]), 0.0, 0)]
         limit = limit or self.default
+        deadline = None if limit.time is None else time.time() + limit.time
+        shares = _split(limit.iterations, self.workers)
+        pending = self._helpers().search(state, deadline, shares[1:]) if self.workers > 1 else []
+        stats = self.search(state, deadline, shares[0])
+        for future in pending:  # root-parallel: add up every tree's root statistics
+            for a, (visits, total) in future.result().items():
+                v, t = stats.get(a, (0, 0.0))
+                stats[a] = (v + visits, t + total)
+
+        def visits(a: int) -> int:
+            return stats[a][0] if a in stats else 0
+
+        def mean(a: int) -> float:
+            return stats[a][1] / stats[a][0] if visits(a) else 0.0
+
+        order = sorted(legal, key=lambda a: (visits(a), mean(a)), reverse=True)
+        return [Candidate(a, state.action_to_string(a), mean(a), visits(a)) for a in order]
+
+    def search(
+        self, state: State, deadline: float | None, iterations: int | None
+    ) -> dict[int, tuple[int, float]]:
+        """Search ``state`` until ``deadline`` (``time.time()``; at least one iteration) or
+        for ``iterations``; the root's (visits, total reward) per action searched."""
         root = self._reused_root(state)
-        deadline = None if limit.time is None else time.perf_counter() + limit.time
-        n = 0
         evaluate = evaluator(state, search=True)
         self._base = [evaluate(state, p) for p in range(state.num_players())]
-        while True:
-            if limit.iterations is not None and n >= limit.iterations:
-                break
-            if deadline is not None and n and time.perf_counter() >= deadline:
+        n = 0
+        while iterations is None or n < iterations:
+            if deadline is not None and n and time.time() >= deadline:
                 break
             self._iterate(state, root, evaluate)
             n += 1
         if self.reuse:
             self._tree = (state.clone(), root)
-        children = root.children
+        return {a: (child.visits, child.total) for a, child in root.children.items()}
 
-        def visits(a: int) -> int:
-            return children[a].visits if a in children else 0
+    def _helpers(self) -> Helpers:
+        if self._pool is None:
+            options = [
+                {**self._options, "seed": self.seed * 7919 + k, "workers": 1}
+                for k in range(1, self.workers)
+            ]
+            self._pool = Helpers(options)
+            self._finalizer = weakref.finalize(self, self._pool.close)
+        return self._pool
 
-        def mean(a: int) -> float:
-            return children[a].total / children[a].visits if visits(a) else 0.0
-
-        order = sorted(state.legal_actions(), key=lambda a: (visits(a), mean(a)), reverse=True)
-        return [Candidate(a, state.action_to_string(a), mean(a), visits(a)) for a in order]
+    def close(self) -> None:
+        """Stop the helper processes (they start again if the bot searches again)."""
+        if self._pool is not None:
+            self._finalizer()
+            self._pool = None
 
     def _iterate(self, root_state: State, root: Node, evaluate) -> None:
         s = self.private_clone(root_state)
@@ -182,7 +219,7 @@ class MCTSBot(Bot):
         old_state, old_root = self._tree
         self._tree = None
         old, new = old_state.history(), state.history()
-        if len(new) < len(old) or new[: len(old)] != old or old_state.game is not state.game:
+        if len(new) < len(old) or new[: len(old)] != old or old_state.game.info != state.game.info:
             return Node()
         walker = old_state.clone()
         node = old_root
@@ -195,3 +232,10 @@ class MCTSBot(Bot):
             if node is None:
                 return Node()
         return node
+
+
+def _split(iterations: int | None, workers: int) -> list[int | None]:
+    """Each process's share of an iteration limit (the first ones take the remainder)."""
+    if iterations is None:
+        return [None] * workers
+    return [iterations // workers + (k < iterations % workers) for k in range(workers)]

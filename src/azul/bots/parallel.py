@@ -1,0 +1,54 @@
+"""Root-parallel search: helper processes that each keep their own MCTS bot and tree.
+
+Every move, each helper searches the same position until the shared deadline (or for its share
+of the iterations) and sends back its root's statistics; the bot adds them to its own. Helpers
+are started with the ``spawn`` method, so a script that makes a bot with ``workers`` > 1 must
+guard its main code with ``if __name__ == "__main__":``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from azul.core.api import State
+
+RootStats = dict[int, tuple[int, float]]  # action -> (visits, total reward)
+
+_BOT: Any = None  # the helper process's own bot
+
+
+def _start(options: dict[str, Any]) -> None:
+    global _BOT
+    from azul.bots.mcts import MCTSBot
+
+    _BOT = MCTSBot(**options)
+
+
+def _search(state: State, deadline: float | None, iterations: int | None) -> RootStats:
+    return _BOT.search(state, deadline, iterations)
+
+
+class Helpers:
+    """One process per helper bot (so each keeps its tree between moves)."""
+
+    def __init__(self, options: list[dict[str, Any]]):
+        context = multiprocessing.get_context("spawn")
+        self._pools = [
+            ProcessPoolExecutor(1, mp_context=context, initializer=_start, initargs=(o,))
+            for o in options
+        ]
+
+    def search(
+        self, state: State, deadline: float | None, iterations: list[int | None]
+    ) -> list[Future[RootStats]]:
+        """Start every helper on ``state``; the futures give their root statistics."""
+        return [
+            pool.submit(_search, state, deadline, n)
+            for pool, n in zip(self._pools, iterations, strict=True)
+        ]
+
+    def close(self) -> None:
+        for pool in self._pools:
+            pool.shutdown(cancel_futures=True)
