@@ -7,7 +7,9 @@ by every sampled future in which it is legal, and exploration counts how often i
 (single-observer ISMCTS). Leaves are scored by the game's search evaluation (for Summer Pavilion
 one that plans the hand's placements), as each player's lead over the best other player, squashed
 into -1..1; finished games score their result plus the margin.
-The tree is kept between moves when the game went on along it.
+The tree is kept between moves when the game went on along it. With ``workers`` > 1 the search
+is root-parallel: helper processes search the same position with their own trees and seeds, and
+the roots' statistics are added up.
 """
 
 from __future__ import annotations
