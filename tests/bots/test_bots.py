@@ -2,6 +2,8 @@
 
 import multiprocessing
 import random
+import subprocess
+import sys
 import time
 
 import pytest
@@ -135,6 +137,24 @@ def test_root_parallel_search_honours_its_time_limit():
         assert sum(c.visits for c in cands) > 1
     finally:
         bot.close()
+
+
+def test_root_parallel_search_without_a_main_guard_names_the_fix(tmp_path):
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import azul\n"
+        "from azul.bots import make\n"
+        "state = azul.load_game('pavilion').new_initial_state(1)\n"
+        "try:\n"
+        "    make('mcts', iterations=50, workers=2).analyse(state)\n"
+        "except azul.AzulError as e:\n"
+        "    print('AzulError:', e)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert "AzulError: an MCTS helper process stopped" in run.stdout
+    assert "__main__" in run.stdout
 
 
 def test_limits_and_options_are_checked():

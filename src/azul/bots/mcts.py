@@ -20,7 +20,7 @@ import weakref
 
 from azul.bots.base import Bot, Candidate, Limit, settle_chance
 from azul.bots.evaluation import evaluator
-from azul.bots.parallel import Helpers
+from azul.bots.parallel import Helpers, RootStats
 from azul.core.api import State
 from azul.core.errors import AzulError
 
@@ -69,6 +69,7 @@ class MCTSBot(Bot):
         self._tree: tuple[State, Node] | None = None
         self.workers = workers  # processes searching each move (root-parallel), this one included
         self._pool: Helpers | None = None
+        self._finalizer: weakref.finalize | None = None
 
     # -- search ---------------------------------------------------------------------------
     def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
@@ -81,8 +82,8 @@ class MCTSBot(Bot):
         shares = _split(limit.iterations, self.workers)
         pending = self._helpers().search(state, deadline, shares[1:]) if self.workers > 1 else []
         stats = self.search(state, deadline, shares[0])
-        for future in pending:  # root-parallel: add up every tree's root statistics
-            for a, (visits, total) in future.result().items():
+        for helper in Helpers.results(pending):  # root-parallel: add up the roots' statistics
+            for a, (visits, total) in helper.items():
                 v, t = stats.get(a, (0, 0.0))
                 stats[a] = (v + visits, t + total)
 
@@ -95,9 +96,7 @@ class MCTSBot(Bot):
         order = sorted(legal, key=lambda a: (visits(a), mean(a)), reverse=True)
         return [Candidate(a, state.action_to_string(a), mean(a), visits(a)) for a in order]
 
-    def search(
-        self, state: State, deadline: float | None, iterations: int | None
-    ) -> dict[int, tuple[int, float]]:
+    def search(self, state: State, deadline: float | None, iterations: int | None) -> RootStats:
         """Search ``state`` until ``deadline`` (``time.time()``; at least one iteration) or
         for ``iterations``; the root's (visits, total reward) per action searched."""
         root = self._reused_root(state)
@@ -125,9 +124,9 @@ class MCTSBot(Bot):
 
     def close(self) -> None:
         """Stop the helper processes (they start again if the bot searches again)."""
-        if self._pool is not None:
-            self._finalizer()
-            self._pool = None
+        if self._finalizer is not None:
+            self._finalizer()  # Helpers.close, once
+        self._pool = self._finalizer = None
 
     def _iterate(self, root_state: State, root: Node, evaluate) -> None:
         s = self.private_clone(root_state)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from azul.core.api import State
+from azul.core.errors import AzulError
 
 RootStats = dict[int, tuple[int, float]]  # action -> (visits, total reward)
 
@@ -48,6 +50,17 @@ class Helpers:
             pool.submit(_search, state, deadline, n)
             for pool, n in zip(self._pools, iterations, strict=True)
         ]
+
+    @staticmethod
+    def results(futures: list[Future[RootStats]]) -> list[RootStats]:
+        """Wait for every helper's statistics."""
+        try:
+            return [future.result() for future in futures]
+        except BrokenProcessPool as e:
+            raise AzulError(
+                f"an MCTS helper process stopped ({e}); a script that makes a bot with "
+                "workers > 1 needs an 'if __name__ == \"__main__\":' guard"
+            ) from None
 
     def close(self) -> None:
         for pool in self._pools:
