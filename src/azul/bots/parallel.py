@@ -58,8 +58,9 @@ class Helpers:
             return [future.result() for future in futures]
         except BrokenProcessPool as e:
             raise AzulError(
-                f"an MCTS helper process stopped ({e}); a script that makes a bot with "
-                "workers > 1 needs an 'if __name__ == \"__main__\":' guard"
+                "an MCTS helper process stopped ({reason}); a script that makes a bot with"
+                " workers > 1 needs an 'if __name__ == \"__main__\":' guard",
+                reason=str(e),
             ) from None
 
     def close(self) -> None:
