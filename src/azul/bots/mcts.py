@@ -56,9 +56,6 @@ class MCTSBot(Bot):
             raise AzulError("mcts needs an iteration or a time limit")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise AzulError(f"mcts workers {workers!r} is not a positive integer")
-        self._options = dict(
-            iterations=iterations, time=time, c=c, scale=scale, reuse=reuse, widen=widen, own=own
-        )
         self.default = Limit(time=time, iterations=iterations)
         self.c = c
         self.scale = scale
@@ -114,9 +111,12 @@ class MCTSBot(Bot):
 
     def _helpers(self) -> Helpers:
         if self._pool is None:
+            tuning = dict(
+                c=self.c, scale=self.scale, reuse=self.reuse, widen=self.widen, own=self.own
+            )
+            limit = dict(iterations=self.default.iterations, time=self.default.time)
             options = [
-                {**self._options, "seed": self.seed * 7919 + k, "workers": 1}
-                for k in range(1, self.workers)
+                {**tuning, **limit, "seed": self.seed * 7919 + k} for k in range(1, self.workers)
             ]
             self._pool = Helpers(options)
             self._finalizer = weakref.finalize(self, self._pool.close)
