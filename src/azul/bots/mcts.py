@@ -9,7 +9,8 @@ one that plans the hand's placements), as each player's lead over the best other
 into -1..1; finished games score their result plus the margin.
 The tree is kept between moves when the game went on along it. With ``workers`` > 1 the search
 is root-parallel: helper processes search the same position with their own trees and seeds, and
-the roots' statistics are added up.
+the roots' statistics are added up. Where the game has an exact solver for the position (Summer
+Pavilion: round 6's play phase, ``azul.bots.endgame``), the bot plays the solver's ranking.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import math
 import time
 import weakref
 
-from azul.bots.base import Bot, Candidate, Limit, settle_chance
+from azul.bots.base import Bot, Candidate, Limit, ranked, settle_chance
+from azul.bots.endgame import endgame_values
 from azul.bots.evaluation import evaluator
 from azul.bots.parallel import Helpers, RootStats
 from azul.core.api import State
@@ -50,6 +52,7 @@ class MCTSBot(Bot):
         widen: float = 1.5,
         own: float = 0.0,
         workers: int = 1,
+        endgame: bool = True,
     ):
         super().__init__(seed)
         if iterations is None and time is None:
@@ -62,6 +65,7 @@ class MCTSBot(Bot):
         self.reuse = reuse
         self.widen = widen
         self.own = own  # weight of the bot's own gain in the reward, against the lead
+        self.endgame = endgame  # play the game's endgame solver where it applies
         self._base: list[float] = []
         self._tree: tuple[State, Node] | None = None
         self.workers = workers  # processes searching each move (root-parallel), this one included
@@ -75,6 +79,11 @@ class MCTSBot(Bot):
         if len(legal) == 1:  # a forced move needs no search; the tree is kept for later
             return [Candidate(legal[0], state.action_to_string(legal[0]), 0.0, 0)]
         limit = limit or self.default
+        if self.endgame:  # the solver may take half of the time; the search, what is left
+            half = None if limit.time is None else time.time() + limit.time / 2
+            values = endgame_values(state, half)
+            if values is not None:
+                return ranked(state, values, self.rng)
         deadline = None if limit.time is None else time.time() + limit.time
         shares = _split(limit.iterations, self.workers)
         pending = self._helpers().search(state, deadline, shares[1:]) if self.workers > 1 else []
@@ -113,7 +122,7 @@ class MCTSBot(Bot):
         if self._pool is None:
             tuning = dict(
                 c=self.c, scale=self.scale, reuse=self.reuse, widen=self.widen, own=self.own
-            )
+            )  # helpers never reach the endgame solver: the main process answers first
             limit = dict(iterations=self.default.iterations, time=self.default.time)
             options = [
                 {**tuning, **limit, "seed": self.seed * 7919 + k} for k in range(1, self.workers)

@@ -1,0 +1,141 @@
+"""Round 6's play phase of Summer Pavilion, solved for the player to move.
+
+Once the last round's tiles are drafted, what a player can still score depends on their own hand
+and board, and on the supply only through bonus tiles (rules 5.6): the other players' turns
+change nothing else. The solver searches every sequence of the player's own placements, bonus
+picks and the pass, with the supply as it is now, and values each by the points it scores, the
+star and number bonuses complete at the end (rules 7.1, 7.2) and -1 per tile left over (5.9,
+7.3). Positions are memoised, so the later moves of the round are looked up.
+"""
+
+from __future__ import annotations
+
+import time
+
+from azul.pavilion import data
+from azul.pavilion.state import BONUS_PICK, OVER, PLAY, PavilionState, allowed_colors, star_bonus
+from azul.pavilion.tables import BOARD_TABLES, EMPTY, POPCOUNT, RUN, STRUCTURES_AT, payments
+
+NC = data.NUM_COLORS
+WILD = data.WILD_BY_ROUND[data.ROUNDS]
+
+# best future points of (side, hand, filled, star colours, supply, owed bonus tiles)
+_MEMO: dict[tuple, float] = {}
+_MEMO_LIMIT = 1_000_000
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def action_values(state: PavilionState, deadline: float | None = None) -> dict[int, float] | None:
+    """The points each legal action leads to, by the best play of the player's own tiles, in
+    round 6's play phase (None elsewhere, or when ``deadline`` passes first)."""
+    if state.round != data.ROUNDS or state.kind not in (PLAY, BONUS_PICK) or state.deals:
+        return None
+    p = state.player
+    solver = _Solver(state.game.board.side, deadline)
+    values = {}
+    try:
+        for a in state.legal_actions():
+            after = state.clone()
+            after.apply_action(a)
+            values[a] = after.points[p] - state.points[p] + solver.after(after, p)
+    except _OutOfTime:
+        return None
+    return values
+
+
+class _Solver:
+    def __init__(self, side: str, deadline: float | None):
+        tables = BOARD_TABLES[side]
+        self.side = side
+        self.grey = tables.grey
+        self.cost = tables.cost
+        self.numbers = [(mask, bonus) for _n, mask, bonus in tables.number_masks]
+        self.deadline = deadline
+        self.steps = 0
+        if len(_MEMO) > _MEMO_LIMIT:
+            _MEMO.clear()
+
+    def after(self, state: PavilionState, p: int) -> float:
+        """The best future points of seat ``p`` in ``state``, reached by one of its actions."""
+        b = p * NC
+        hand = tuple(state.hands[b : b + NC])
+        filled = state.filled[p]
+        colors = tuple(state.colors[p * data.NUM_STARS : (p + 1) * data.NUM_STARS])
+        if state.kind == OVER:  # the final scoring is in the points already
+            return 0.0
+        if state.passed >> p & 1:
+            return self._bonuses(filled, colors) - sum(hand) - sum(state.kept[b : b + NC])
+        owed = state.owed if state.kind == BONUS_PICK and state.player == p else 0
+        return self.best(hand, filled, colors, tuple(state.supply), owed)
+
+    def _bonuses(self, filled: int, colors: tuple[int, ...]) -> int:
+        """Star and number bonuses of a board (rules 7.1, 7.2)."""
+        v = 0
+        for star in range(data.NUM_STARS):
+            if (filled >> star * 6) & 63 == 63:
+                v += star_bonus(self.grey, star, colors[star])
+        for mask, bonus in self.numbers:
+            if filled & mask == mask:
+                v += bonus
+        return v
+
+    def best(self, hand: tuple, filled: int, colors: tuple, supply: tuple, owed: int) -> float:
+        key = (self.side, hand, filled, colors, supply, owed)
+        known = _MEMO.get(key)
+        if known is not None:
+            return known
+        self.steps += 1
+        if self.deadline is not None and self.steps & 255 == 1 and time.time() > self.deadline:
+            raise _OutOfTime
+        if owed:  # take a bonus tile (rules 5.6); the supply is not refilled meanwhile
+            value = -1e9
+            for c in range(NC):
+                if supply[c]:
+                    h = list(hand)
+                    h[c] += 1
+                    s = list(supply)
+                    s[c] -= 1
+                    more = owed - 1 if sum(s) else 0
+                    value = max(value, self.best(tuple(h), filled, colors, tuple(s), more))
+        else:
+            value = self._bonuses(filled, colors) - sum(hand)  # pass now
+            for gain, h, f, cols, ow in self._placements(hand, filled, colors, supply):
+                value = max(value, gain + self.best(h, f, cols, supply, ow))
+        _MEMO[key] = value
+        return value
+
+    def _placements(self, hand: tuple, filled: int, colors: tuple, supply: tuple):
+        """Every placement the hand can pay (rules 5.2-5.4): (points, hand, filled, colours,
+        bonus tiles owed)."""
+        hw = hand[WILD]
+        for star in range(data.NUM_STARS):
+            ring = (filled >> star * 6) & 63
+            if ring == 63:
+                continue
+            present = colors[star]
+            allowed = allowed_colors(self.grey, star, present, POPCOUNT[ring])
+            for c in range(NC):
+                hc = hand[c]
+                if not hc or not allowed >> c & 1:
+                    continue
+                cols = list(colors)
+                cols[star] = present | 1 << c
+                cols = tuple(cols)
+                for i in EMPTY[ring]:
+                    sp = star * 6 + i
+                    n = self.cost[sp]
+                    ks = payments(n, hc, hw, c == WILD)
+                    if not ks:
+                        continue
+                    f = filled | 1 << sp
+                    owed = sum(reward for mask, reward in STRUCTURES_AT[sp] if f & mask == mask)
+                    owed = min(owed, sum(supply))
+                    gain = RUN[(f >> star * 6) & 63][i]
+                    for k in ks:
+                        h = list(hand)
+                        h[c] -= n - k
+                        h[WILD] -= k
+                        yield gain, tuple(h), f, cols, owed
