@@ -79,12 +79,13 @@ class MCTSBot(Bot):
         if len(legal) == 1:  # a forced move needs no search; the tree is kept for later
             return [Candidate(legal[0], state.action_to_string(legal[0]), 0.0, 0)]
         limit = limit or self.default
+        start = time.time()
+        deadline = None if limit.time is None else start + limit.time
         if self.endgame:  # the solver may take half of the time; the search, what is left
-            half = None if limit.time is None else time.time() + limit.time / 2
+            half = None if limit.time is None else start + limit.time / 2
             values = endgame_values(state, half)
             if values is not None:
                 return ranked(state, values, self.rng)
-        deadline = None if limit.time is None else time.time() + limit.time
         shares = _split(limit.iterations, self.workers)
         pending = self._helpers().search(state, deadline, shares[1:]) if self.workers > 1 else []
         stats = self.search(state, deadline, shares[0])

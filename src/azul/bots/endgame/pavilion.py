@@ -21,7 +21,7 @@ WILD = data.WILD_BY_ROUND[data.ROUNDS]
 
 # best future points of (side, hand, filled, star colours, supply, owed bonus tiles)
 _MEMO: dict[tuple, float] = {}
-_MEMO_LIMIT = 1_000_000
+_MEMO_LIMIT = 200_000  # about 60 MB
 
 
 class _OutOfTime(Exception):
