@@ -67,7 +67,7 @@ def test_a_passed_deadline_gives_no_answer():
     assert endgame_values(state, time.time() - 1) is None
 
 
-def random_round_6(seed: int) -> azul.State:
+def random_round_6(seed: int, side: str) -> azul.State:
     """A random round-6 placement for seat 0 with the other seat passed: some spaces covered, a
     hand of 6-9 tiles and a random supply."""
     rng = random.Random(seed)
@@ -80,15 +80,21 @@ def random_round_6(seed: int) -> azul.State:
     hand = "".join(rng.choice(letters) for _ in range(rng.randint(6, 9)))
     supply = "".join(rng.choice(letters) for _ in range(10))
     return load(
-        round=6, hands=[hand, ""], boards=[board(*cells)], supply=supply, passed=[False, True]
+        board_side=side,
+        round=6,
+        hands=[hand, ""],
+        boards=[board(*cells)],
+        supply=supply,
+        passed=[False, True],
     )
 
 
+@pytest.mark.parametrize("side", ["coloured", "grey"])
 @pytest.mark.parametrize("seed", range(8))
-def test_the_solver_reaches_at_least_its_value(seed):
+def test_the_solver_reaches_at_least_its_value(seed, side):
     # with the other seat passed, the solver's own line is all that happens; refills only add
     # supply tiles, so the points it promises are reached or beaten
-    state = random_round_6(seed)
+    state = random_round_6(seed, side)
     start = state.scores()[0]
     promised = max(endgame_values(state).values())
     while not state.is_terminal():
@@ -103,3 +109,98 @@ def test_mcts_plays_the_solvers_best_move():
     assert state.action_to_string(bot.choose(state)) == "Y@Y4"
     searched = azul.bots.make("mcts", iterations=50, seed=3, endgame=False)
     assert searched.choose(state) in state.legal_actions()
+
+
+def best_run_points(before: int, after: int) -> int:
+    """The most placement points (rules 5.5) for covering ``after`` from ``before`` on one ring,
+    over every order of placing."""
+    if before == after:
+        return 0
+    best = -1
+    for i in range(6):
+        if after >> i & 1 and not before >> i & 1:
+            ring = before | 1 << i
+            run = 1
+            for step in (1, -1):  # walk both ways round the ring from the new tile
+                j = (i + step) % 6
+                while ring >> j & 1 and run < 6 and j != i:
+                    run += 1
+                    j = (j + step) % 6
+            best = max(best, min(run, 6) + best_run_points(ring, after))
+    return best
+
+
+def order_free_best(hand: list[int], filled: int, centre_colors: int) -> int:
+    """The same question counted another way, for the coloured side without bonus tiles: choose
+    the spaces to cover on each star (any order scores its best), pay each outer star from its
+    colour and the wild pool (rules 5.2-5.4), and add the end bonuses (7.1-7.3)."""
+    wild = data.WILD_BY_ROUND[6]
+    total = sum(hand)
+    best = -(10**9)
+
+    def outer(hand: list[int], centre_ring: int, value: int) -> int:
+        states = {(0, centre_ring & 15): value}  # (wilds used, numbers 1-4 covered so far)
+        for star in range(1, 7):
+            c = data.STAR_COLOR[star]
+            ring = (filled >> star * 6) & 63
+            options = []
+            for extra in range(64):
+                if extra & ring:
+                    continue
+                need = sum(i + 1 for i in range(6) if extra >> i & 1)
+                if c == wild:
+                    used = need
+                elif bin(extra).count("1") > hand[c]:
+                    continue
+                else:
+                    used = max(0, need - hand[c])
+                done = ring | extra
+                points = best_run_points(ring, done) + need  # each tile paid is not left over
+                if done == 63:
+                    points += data.STAR_BONUS_BY_COLOR[c]
+                options.append((used, done & 15, points))
+            reached: dict[tuple[int, int], int] = {}
+            for (u, numbers), v in states.items():
+                for used, covered, points in options:
+                    key = (u + used, numbers & covered)
+                    if key[0] <= hand[wild] and reached.get(key, -(10**9)) < v + points:
+                        reached[key] = v + points
+            states = reached
+        return max(
+            v + sum(data.NUMBER_BONUS[n + 1] for n in range(4) if numbers >> n & 1)
+            for (_u, numbers), v in states.items()
+        )
+
+    def centre(hand: list[int], ring: int, present: int, value: int) -> None:
+        nonlocal best
+        bonus = data.MULTICOLORED_STAR_BONUS if ring == 63 else 0
+        best = max(best, outer(hand, ring, value + bonus))
+        for i in range(6):
+            if ring >> i & 1:
+                continue
+            n = i + 1
+            for c in range(6):
+                if present >> c & 1 or not hand[c]:
+                    continue
+                splits = [(n, 0)] if c == wild else [(x, n - x) for x in range(1, n + 1)]
+                for own, wilds in splits:
+                    if own <= hand[c] and (c == wild or wilds <= hand[wild]):
+                        rest = list(hand)
+                        rest[c] -= own
+                        rest[wild] -= wilds
+                        after = ring | 1 << i
+                        gain = best_run_points(ring, after) + n
+                        centre(rest, after, present | 1 << c, value + gain)
+
+    centre(list(hand), filled & 63, centre_colors, 0)
+    return best - total
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_solver_finds_the_best_line(seed):
+    # with no supply there are no bonus tiles, and the best is what the count above finds
+    state = random_round_6(seed, "coloured")
+    state.supply = [0] * data.NUM_COLORS
+    hand = state.hands[: data.NUM_COLORS]
+    expected = order_free_best(hand, state.filled[0], state.colors[0])
+    assert max(endgame_values(state).values()) == expected

@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 
 from azul.pavilion import data
-from azul.pavilion.state import BONUS_PICK, OVER, PLAY, PavilionState, allowed_colors, star_bonus
+from azul.pavilion.actions import BONUS, PLACE
+from azul.pavilion.state import BONUS_PICK, PLAY, PavilionState, allowed_colors, star_bonus
 from azul.pavilion.tables import BOARD_TABLES, EMPTY, POPCOUNT, RUN, STRUCTURES_AT, payments
 
 NC = data.NUM_COLORS
@@ -30,17 +31,28 @@ class _OutOfTime(Exception):
 
 def action_values(state: PavilionState, deadline: float | None = None) -> dict[int, float] | None:
     """The points each legal action leads to, by the best play of the player's own tiles, in
-    round 6's play phase (None elsewhere, or when ``deadline`` passes first)."""
+    round 6's play phase (None elsewhere, or when ``deadline`` passes first). The actions are
+    decoded, not played: playing one would refill the supply from the real generator."""
     if state.round != data.ROUNDS or state.kind not in (PLAY, BONUS_PICK) or state.deals:
         return None
     p = state.player
+    b = p * NC
+    hand = tuple(state.hands[b : b + NC])
+    filled = state.filled[p]
+    colors = tuple(state.colors[p * data.NUM_STARS : (p + 1) * data.NUM_STARS])
+    supply = tuple(state.supply)
     solver = _Solver(state.game.board.side, deadline)
+    decode = state.game.actions.decode
     values = {}
     try:
         for a in state.legal_actions():
-            after = state.clone()
-            after.apply_action(a)
-            values[a] = after.points[p] - state.points[p] + solver.after(after, p)
+            kind, x, c, k = decode[a]
+            if kind == PLACE:
+                values[a] = solver.place(hand, filled, colors, supply, x, c, k)
+            elif kind == BONUS:
+                values[a] = solver.take_bonus(hand, filled, colors, supply, state.owed, x)
+            else:  # the pass: kept or not, every tile left costs a point (rules 5.9, 7.3)
+                values[a] = solver.stop(hand, filled, colors)
     except _OutOfTime:
         return None
     return values
@@ -58,18 +70,32 @@ class _Solver:
         if len(_MEMO) > _MEMO_LIMIT:
             _MEMO.clear()
 
-    def after(self, state: PavilionState, p: int) -> float:
-        """The best future points of seat ``p`` in ``state``, reached by one of its actions."""
-        b = p * NC
-        hand = tuple(state.hands[b : b + NC])
-        filled = state.filled[p]
-        colors = tuple(state.colors[p * data.NUM_STARS : (p + 1) * data.NUM_STARS])
-        if state.kind == OVER:  # the final scoring is in the points already
-            return 0.0
-        if state.passed >> p & 1:
-            return self._bonuses(filled, colors) - sum(hand) - sum(state.kept[b : b + NC])
-        owed = state.owed if state.kind == BONUS_PICK and state.player == p else 0
-        return self.best(hand, filled, colors, tuple(state.supply), owed)
+    def place(self, hand, filled, colors, supply, sp: int, c: int, k: int) -> float:
+        """The points of placing colour ``c`` on ``sp`` paying ``k`` wilds, and the best after."""
+        star, i = divmod(sp, 6)
+        n = self.cost[sp]
+        h = list(hand)
+        h[c] -= n - k
+        h[WILD] -= k
+        f = filled | 1 << sp
+        cols = list(colors)
+        cols[star] |= 1 << c
+        owed = sum(reward for mask, reward in STRUCTURES_AT[sp] if f & mask == mask)
+        gain = RUN[(f >> star * 6) & 63][i]
+        return gain + self.best(tuple(h), f, tuple(cols), supply, min(owed, sum(supply)))
+
+    def take_bonus(self, hand, filled, colors, supply, owed: int, c: int) -> float:
+        """The best after taking a bonus tile of colour ``c`` from the supply (rules 5.6)."""
+        h = list(hand)
+        h[c] += 1
+        s = list(supply)
+        s[c] -= 1
+        more = owed - 1 if sum(s) else 0
+        return self.best(tuple(h), filled, colors, tuple(s), more)
+
+    def stop(self, hand, filled, colors) -> float:
+        """Passing now: the end bonuses less a point per tile left (rules 7.1-7.3)."""
+        return self._bonuses(filled, colors) - sum(hand)
 
     def _bonuses(self, filled: int, colors: tuple[int, ...]) -> int:
         """Star and number bonuses of a board (rules 7.1, 7.2)."""
@@ -90,52 +116,32 @@ class _Solver:
         self.steps += 1
         if self.deadline is not None and self.steps & 255 == 1 and time.time() > self.deadline:
             raise _OutOfTime
-        if owed:  # take a bonus tile (rules 5.6); the supply is not refilled meanwhile
-            value = -1e9
-            for c in range(NC):
-                if supply[c]:
-                    h = list(hand)
-                    h[c] += 1
-                    s = list(supply)
-                    s[c] -= 1
-                    more = owed - 1 if sum(s) else 0
-                    value = max(value, self.best(tuple(h), filled, colors, tuple(s), more))
+        if owed:  # the supply is not refilled while bonus tiles are taken
+            value = max(
+                self.take_bonus(hand, filled, colors, supply, owed, c)
+                for c in range(NC)
+                if supply[c]
+            )
         else:
-            value = self._bonuses(filled, colors) - sum(hand)  # pass now
-            for gain, h, f, cols, ow in self._placements(hand, filled, colors, supply):
-                value = max(value, gain + self.best(h, f, cols, supply, ow))
+            value = self.stop(hand, filled, colors)
+            for sp, c, k in self._placements(hand, filled, colors):
+                value = max(value, self.place(hand, filled, colors, supply, sp, c, k))
         _MEMO[key] = value
         return value
 
-    def _placements(self, hand: tuple, filled: int, colors: tuple, supply: tuple):
-        """Every placement the hand can pay (rules 5.2-5.4): (points, hand, filled, colours,
-        bonus tiles owed)."""
+    def _placements(self, hand: tuple, filled: int, colors: tuple):
+        """Every placement the hand can pay (rules 5.2-5.4): (space, colour, wilds paid)."""
         hw = hand[WILD]
         for star in range(data.NUM_STARS):
             ring = (filled >> star * 6) & 63
             if ring == 63:
                 continue
-            present = colors[star]
-            allowed = allowed_colors(self.grey, star, present, POPCOUNT[ring])
+            allowed = allowed_colors(self.grey, star, colors[star], POPCOUNT[ring])
             for c in range(NC):
                 hc = hand[c]
                 if not hc or not allowed >> c & 1:
                     continue
-                cols = list(colors)
-                cols[star] = present | 1 << c
-                cols = tuple(cols)
                 for i in EMPTY[ring]:
                     sp = star * 6 + i
-                    n = self.cost[sp]
-                    ks = payments(n, hc, hw, c == WILD)
-                    if not ks:
-                        continue
-                    f = filled | 1 << sp
-                    owed = sum(reward for mask, reward in STRUCTURES_AT[sp] if f & mask == mask)
-                    owed = min(owed, sum(supply))
-                    gain = RUN[(f >> star * 6) & 63][i]
-                    for k in ks:
-                        h = list(hand)
-                        h[c] -= n - k
-                        h[WILD] -= k
-                        yield gain, tuple(h), f, cols, owed
+                    for k in payments(self.cost[sp], hc, hw, c == WILD):
+                        yield sp, c, k
