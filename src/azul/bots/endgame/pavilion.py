@@ -59,6 +59,8 @@ def action_values(state: PavilionState, deadline: float | None = None) -> dict[i
 
 
 class _Solver:
+    """One player's round-6 play on one board side, searched depth first through the memo."""
+
     def __init__(self, side: str, deadline: float | None):
         tables = BOARD_TABLES[side]
         self.side = side
@@ -109,6 +111,7 @@ class _Solver:
         return v
 
     def best(self, hand: tuple, filled: int, colors: tuple, supply: tuple, owed: int) -> float:
+        """The most points still to come from this hand, board, supply and bonus tiles owed."""
         key = (self.side, hand, filled, colors, supply, owed)
         known = _MEMO.get(key)
         if known is not None:
