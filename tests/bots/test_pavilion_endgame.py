@@ -54,6 +54,26 @@ def test_bonus_tiles_are_taken_and_spent():
     assert max(found, key=found.get) == "O@O6"
 
 
+def test_keeping_nothing_pays_at_the_score_floor():
+    # score 3, hand GGGG OOOO, the purple, green, orange and centre stars complete: no space can
+    # take green or orange (rules 5.3), so only passes are left. Bonuses 20 + 18 + 17 + 12 = 67
+    # (rules 7.1). Keeping none: 3 - 8 stops at 1 (score floor), + 67 = 68, a gain of 65. Keeping
+    # four: 3 - 4 -> 1, + 67, - 4 for the kept tiles after the bonuses (7.3) = 64, a gain of 61.
+    cells = board(
+        *(f"{s}{i}" for s in "PGO" for i in range(1, 7)),
+        *(f"C{i}={c}" for i, c in enumerate("PGOYBR", 1)),
+    )
+    found = values("GGGGOOOO", cells, supply="", scores=[3, 5])
+    assert set(found) == {a for a in found if a.startswith("pass:")}
+    assert found["pass:-"] == 65
+    assert found["pass:GGGG"] == found["pass:GGOO"] == 61
+    assert found["pass:G"] == 64  # 3 - 7 -> 1, + 67, - 1
+    assert max(found, key=found.get) == "pass:-"
+    # far from the floor every tile costs one point however it leaves
+    high = values("GGGGOOOO", cells, supply="", scores=[30, 5])
+    assert set(high.values()) == {67 - 8}
+
+
 def test_only_round_6_play_is_solved():
     assert endgame_values(load(round=5, hands=["YYYY", "P"])) is None
     drafting = load(round=6, decision="take", factories=["YYBB"], hands=["", ""])

@@ -15,9 +15,11 @@ def test_every_action_id_round_trips(factories):
 
 
 def test_action_space_size():
-    # (5 factories + centre) x 6 colours + 42 spaces x 6 colours x 6 wild counts + 1 + 126 keeps + 6
-    assert ActionSpace(5).size == 36 + 1512 + 127 + 6
-    assert azul.load_game("pavilion", players=4).info.num_distinct_actions == 60 + 1512 + 127 + 6
+    # (5 factories + centre) x 6 colours + 42 spaces x 6 colours x 6 wild counts + 6 bonus colours,
+    # and the passes: keep all, or keep a multiset of 0..4 of 6 colours: C(5,0) + C(6,1) + C(7,2)
+    # + C(8,3) + C(9,4) = 1 + 6 + 21 + 56 + 126 = 210
+    assert ActionSpace(5).size == 36 + 1512 + 1 + 210 + 6
+    assert azul.load_game("pavilion", players=4).info.num_distinct_actions == 60 + 1512 + 211 + 6
 
 
 @pytest.mark.parametrize(
@@ -32,6 +34,9 @@ def test_action_space_size():
         ("red@centre4", "R@C4"),
         ("pass", "pass"),
         ("PASS:rbgp", "pass:PGBR"),
+        ("pass:r", "pass:R"),
+        ("pass: none", "pass:-"),
+        ("pass:-", "pass:-"),
         ("S:B", "S:B"),
         ("s:blue", "S:B"),
     ],
@@ -49,7 +54,7 @@ def test_readable_variants(text, expected):
         ("R@Z3", "unknown star 'z'"),
         ("R@R7", "space 7 does not exist"),
         ("R@R3+6", "5 wilds at most"),
-        ("pass:RR", "exactly 4 tiles"),
+        ("pass:RRRRR", "at most 4 tiles"),
         ("hello", "cannot read move 'hello'"),
     ],
 )
@@ -64,7 +69,7 @@ def test_non_text_move():
         state.string_to_action(3)
     with pytest.raises(azul.IllegalMoveError, match="an action is an int"):
         state.apply_action("F1:R")
-    with pytest.raises(azul.IllegalMoveError, match="outside 0..1680"):
+    with pytest.raises(azul.IllegalMoveError, match="outside 0..1764"):
         state.apply_action(10_000)
 
 

@@ -11,22 +11,62 @@ def player(state, seat):
     return state.to_json()["players"][seat]
 
 
-def test_pass_with_more_than_four_keeps_four_and_pays_for_the_rest():
+def test_pass_with_more_than_four_keeps_up_to_four_and_pays_for_the_rest():
     # hand R R R B B P G (7 tiles): keep R R B P, discard R B G -> -3 (rules 5.8)
     s = load(hands=["RRRBBPG", "Y"], scores=[10, 5])
-    with pytest.raises(azul.IllegalMoveError, match="say which 4 to keep"):
+    with pytest.raises(azul.IllegalMoveError, match="say which to keep, up to 4"):
         s.apply_string("pass")
     ms = moves(s)
     assert "pass" not in ms
-    # multisets of 4 from R3 B2 P1 G1, by (purple, green) kept: none -> RRBB RRRB (2);
-    # purple only -> 3 of R/B (3); green only (3); both -> 2 of R/B (3): 11
-    assert len([m for m in ms if m.startswith("pass:")]) == 11
+    # multisets of 0 to 4 tiles from R3 B2 P1 G1: the coefficients of x^0..x^4 in
+    # (1+x+x^2+x^3)(1+x+x^2)(1+x)(1+x) are 1, 4, 8, 11, 11: 35 passes
+    passes = [m for m in ms if m.startswith("pass:")]
+    assert len(passes) == 35
+    assert len([m for m in passes if len(m) == len("pass:RRBB")]) == 11
+    assert "pass:-" in passes
     s.apply_string("pass:PBRR")  # letters in any order
     assert player(s, 0)["kept"] == counts("RRBP")
     assert player(s, 0)["hand"] == {}
     assert s.scores()[0] == 7
     assert s.to_json()["tower"] == counts("RBG")
     assert player(s, 0)["passed"]
+
+
+@pytest.mark.parametrize("keep", ["-", "none", "PG"])
+def test_pass_can_keep_fewer_than_four(keep):
+    # rules 5.8.1 "up to 4": keeping nothing discards all 7 (-7); keeping P G discards 5 (-5)
+    s = load(hands=["RRRBBPG", "Y"], scores=[10, 5])
+    s.apply_string(f"pass:{keep}")
+    kept = "" if keep in ("-", "none") else keep
+    assert player(s, 0)["kept"] == counts(kept)
+    assert s.scores()[0] == 10 - (7 - len(kept))
+    assert sum(s.to_json()["tower"].values()) == 7 - len(kept)
+
+
+def test_pass_names_at_most_four_tiles():
+    s = load(hands=["RRRBBPG", "Y"])
+    with pytest.raises(azul.IllegalMoveError, match="at most 4 tiles to keep, not 5"):
+        s.apply_string("pass:RRRBB")
+
+
+def test_keeping_nothing_at_the_last_pass_beats_keeping_four_at_the_floor():
+    # round 6, score 3, hand GGGG OOOO, a completed purple star, seat 1 has passed.
+    # Keep none: 3 - 8 -> 1 (floor), star +20 -> 21. Keep four: 3 - 4 -> 1, +20, then -4 for the
+    # kept tiles after the bonuses (rules 5.9, 7.3) -> 17.
+    cells = [f"P{i}" for i in range(1, 7)]
+    final = {}
+    for keep in ("-", "GGGG", "GGOO"):
+        s = load(
+            round=6,
+            hands=["GGGGOOOO"],
+            passed=[False, True],
+            boards=[board(*cells), {}],
+            scores=[3, 5],
+        )
+        s.apply_string(f"pass:{keep}")
+        assert s.is_terminal()
+        final[keep] = s.scores()[0]
+    assert final == {"-": 21, "GGGG": 17, "GGOO": 17}
 
 
 def test_pass_penalty_stops_at_one():

@@ -4,7 +4,8 @@ Blocks, in id order, for a game with F factories:
 
 * take    ``source * 6 + color``; source 0 is the centre, 1..F the factories    ``F3:R``, ``C:Y``
 * place   ``(space * 6 + color) * 6 + wilds``, 42 spaces x 6 colours x 0..5 wilds ``R@R3+1``
-* pass    0 keeps the whole hand (4 tiles or fewer), 1..126 keep a multiset of 4  ``pass:PPGR``
+* pass    0 keeps the whole hand (4 tiles or fewer), 1..210 keep a multiset of 0 to 4 tiles
+          of a larger hand                                 ``pass``, ``pass:PPGR``, ``pass:-``
 * bonus   take one tile of a colour from the supply                             ``S:B``
 
 Chance outcomes (explicit chance only) are a colour index for a tile draw (``draw:R``) and a
@@ -32,12 +33,18 @@ _STAR_NAMES["center"] = 0
 
 _TAKE_RE = re.compile(r"^(?:f(\d+)|c|centre|center)\s*:\s*(\w+)$")
 _PLACE_RE = re.compile(r"^(\w+?)\s*@\s*([a-z]+)\s*(\d)\s*(?:\+\s*(\d)\s*w?)?$")
-_PASS_RE = re.compile(r"^pass(?:\s*:\s*([a-z]+))?$")
+_PASS_RE = re.compile(r"^pass(?:\s*:\s*([a-z]+|-))?$")
+KEEP_NONE = "-"  # the notation of a pass that keeps no tile: ``pass:-``
 _BONUS_RE = re.compile(r"^s\s*:\s*(\w+)$")
 
 
 def color_letter(c: int) -> str:
     return data.COLOR_LETTERS[c]
+
+
+def keep_letters(keep: tuple[int, ...] | list[int]) -> str:
+    """The tiles a pass keeps, e.g. ``PPGR``; ``-`` for none."""
+    return "".join(data.COLOR_LETTERS[c] * n for c, n in enumerate(keep)) or KEEP_NONE
 
 
 def space_name(sp: int) -> str:
@@ -93,7 +100,8 @@ class ActionSpace:
         return self.place_base + (sp * data.NUM_COLORS + color) * 6 + wilds
 
     def pass_keep(self, keep: tuple[int, ...] | None) -> int:
-        """The pass action keeping ``keep`` (a colour-count tuple of 4 tiles), or all with None."""
+        """The pass action keeping ``keep`` (a colour-count tuple of 0 to 4 tiles), or the whole
+        hand with None."""
         return self.pass_base if keep is None else self.pass_base + 1 + KEEP_INDEX[keep]
 
     def bonus(self, color: int) -> int:
@@ -115,8 +123,7 @@ class ActionSpace:
         if kind == PASS:
             if x == 0:
                 return "pass"
-            keep = KEEPS[x - 1]
-            return "pass:" + "".join(data.COLOR_LETTERS[c] * n for c, n in enumerate(keep))
+            return "pass:" + keep_letters(KEEPS[x - 1])
         return f"S:{color_letter(x)}"
 
     def from_string(self, text: str) -> int:
@@ -154,11 +161,12 @@ class ActionSpace:
             if m.group(1) is None:
                 return self.pass_keep(None)
             counts = [0] * data.NUM_COLORS
-            for ch in m.group(1):
-                counts[parse_color(ch)] += 1
-            if sum(counts) != data.CORNER_SPACES:
+            if m.group(1) not in (KEEP_NONE, "none"):
+                for ch in m.group(1):
+                    counts[parse_color(ch)] += 1
+            if sum(counts) > data.CORNER_SPACES:
                 raise IllegalMoveError(
-                    "'pass:' names exactly {n} tiles to keep, not {count}",
+                    "'pass:' names at most {n} tiles to keep, not {count}",
                     n=data.CORNER_SPACES,
                     count=sum(counts),
                 )
@@ -167,7 +175,7 @@ class ActionSpace:
             return self.bonus(parse_color(m.group(1)))
         raise IllegalMoveError(
             "cannot read move {text!r}: expected e.g. 'F3:R', 'C:Y', 'R@R3+1', 'pass', "
-            "'pass:PPGR' or 'S:B'",
+            "'pass:PPGR', 'pass:-' or 'S:B'",
             text=text,
         )
 

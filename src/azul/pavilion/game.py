@@ -51,7 +51,8 @@ Stars: C centre, P purple, O orange, R red, B blue, Y yellow, G green; spaces 1-
   R@R3+1    the same, paying 2 red and 1 wild
   Y@C4      place yellow on space 4 of the centre star
   pass      pass, keeping the whole hand (4 tiles or fewer)
-  pass:PPGR pass, keeping 2 purple, 1 green and 1 red (the rest cost 1 point each)
+  pass:PPGR pass, keeping 2 purple, 1 green and 1 red (the rest cost 1 point each);
+            with more than 4 tiles keep any 0 to 4: pass:GR, or pass:- to keep none
   S:B       take a blue bonus tile from the supply
 """)
 _BOARD_ALIASES = {"coloured": "coloured", "colored": "coloured", "grey": "grey", "gray": "grey"}

@@ -477,7 +477,8 @@ class PavilionState(DealtState):
             self._end_turn()
 
     def _pass(self, x: int) -> None:
-        """Keep at most 4 tiles, discard the rest at -1 each (rules 5.8)."""
+        """Keep the whole hand (4 tiles or fewer), or 0 to 4 tiles of a larger hand; discard the
+        rest at -1 each (rules 5.8)."""
         p = self.player
         h = p * NC
         hand = self.hands[h : h + NC]
@@ -489,7 +490,8 @@ class PavilionState(DealtState):
         elif x == 0:
             if total > data.CORNER_SPACES:
                 raise IllegalMoveError(
-                    "the hand has {total} tiles: say which {n} to keep, e.g. '{example}'",
+                    "the hand has {total} tiles: say which to keep, up to {n}, e.g. '{example}', "
+                    "or 'pass:-' to keep none",
                     total=total,
                     n=data.CORNER_SPACES,
                     example="pass:" + self._example_keep(hand),

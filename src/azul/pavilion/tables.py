@@ -41,11 +41,13 @@ for _kind, _star, _spaces, _reward in data.STRUCTURES:
     for _s in _spaces:
         STRUCTURES_AT[_s] = (*STRUCTURES_AT[_s], (_mask, _reward))
 
-# The multisets of exactly CORNER_SPACES tiles a passing player may keep (rules 5.8), as colour
-# count tuples in a fixed order; their index + 1 is the pass action's offset.
+# The multisets of 0 to CORNER_SPACES tiles a passing player with more than CORNER_SPACES tiles
+# may keep (rules 5.8.1: "up to 4"), as colour-count tuples ordered by size, then as
+# combinations_with_replacement lists them; their index + 1 is the pass action's offset.
 KEEPS: list[tuple[int, ...]] = []
-for _combo in combinations_with_replacement(range(data.NUM_COLORS), data.CORNER_SPACES):
-    KEEPS.append(tuple(_combo.count(c) for c in range(data.NUM_COLORS)))
+for _size in range(data.CORNER_SPACES + 1):
+    for _combo in combinations_with_replacement(range(data.NUM_COLORS), _size):
+        KEEPS.append(tuple(_combo.count(c) for c in range(data.NUM_COLORS)))
 KEEP_INDEX = {k: i for i, k in enumerate(KEEPS)}
 
 # FITS[c][v]: bitmask over KEEPS of the multisets with at most v tiles of colour c.

@@ -5,22 +5,33 @@ and board, and on the supply only through bonus tiles (rules 5.6): the other pla
 change nothing else. The solver searches every sequence of the player's own placements, bonus
 picks and the pass, with the supply as it is now, and values each by the points it scores, the
 star and number bonuses complete at the end (rules 7.1, 7.2) and -1 per tile left over (5.9,
-7.3). Positions are memoised, so the later moves of the round are looked up.
+7.3), every deduction stopping at the score floor. Positions are memoised, so the later moves of
+the round are looked up.
 """
 
 from __future__ import annotations
 
 import time
 
+from azul.core.scoring import deduct
 from azul.pavilion import data
-from azul.pavilion.actions import BONUS, PLACE
+from azul.pavilion.actions import BONUS, PASS, PLACE
 from azul.pavilion.state import BONUS_PICK, PLAY, PavilionState, allowed_colors, star_bonus
-from azul.pavilion.tables import BOARD_TABLES, EMPTY, POPCOUNT, RUN, STRUCTURES_AT, payments
+from azul.pavilion.tables import (
+    BOARD_TABLES,
+    EMPTY,
+    KEEPS,
+    POPCOUNT,
+    RUN,
+    STRUCTURES_AT,
+    payments,
+)
 
 NC = data.NUM_COLORS
 WILD = data.WILD_BY_ROUND[data.ROUNDS]
 
-# best future points of (side, hand, filled, star colours, supply, owed bonus tiles)
+# best future points of (options, hand, filled, star colours, supply, owed bonus tiles, score as
+# far as the score floor can matter)
 _MEMO: dict[tuple, float] = {}
 _MEMO_LIMIT = 200_000  # about 60 MB
 
@@ -41,18 +52,20 @@ def action_values(state: PavilionState, deadline: float | None = None) -> dict[i
     filled = state.filled[p]
     colors = tuple(state.colors[p * data.NUM_STARS : (p + 1) * data.NUM_STARS])
     supply = tuple(state.supply)
-    solver = _Solver(state.game.board.side, deadline)
+    score = state.points[p]
+    solver = _Solver(state.game, deadline)
     decode = state.game.actions.decode
     values = {}
     try:
         for a in state.legal_actions():
             kind, x, c, k = decode[a]
             if kind == PLACE:
-                values[a] = solver.place(hand, filled, colors, supply, x, c, k)
+                values[a] = solver.place(hand, filled, colors, supply, score, x, c, k)
             elif kind == BONUS:
-                values[a] = solver.take_bonus(hand, filled, colors, supply, state.owed, x)
-            else:  # the pass: kept or not, every tile left costs a point (rules 5.9, 7.3)
-                values[a] = solver.stop(hand, filled, colors)
+                values[a] = solver.take_bonus(hand, filled, colors, supply, score, state.owed, x)
+            elif kind == PASS:
+                kept = sum(hand) if x == 0 else sum(KEEPS[x - 1])
+                values[a] = solver.stop(hand, filled, colors, score, kept)
     except _OutOfTime:
         return None
     return values
@@ -61,9 +74,11 @@ def action_values(state: PavilionState, deadline: float | None = None) -> dict[i
 class _Solver:
     """One player's round-6 play on one board side, searched depth first through the memo."""
 
-    def __init__(self, side: str, deadline: float | None):
-        tables = BOARD_TABLES[side]
-        self.side = side
+    def __init__(self, game, deadline: float | None):
+        tables = BOARD_TABLES[game.board.side]
+        self.floor = game.options["score_floor"]
+        self.discard_all = game.discard_at_last_pass
+        self.variant = (tables.side, self.floor, self.discard_all)
         self.grey = tables.grey
         self.cost = tables.cost
         self.numbers = [(mask, bonus) for _n, mask, bonus in tables.number_masks]
@@ -72,7 +87,7 @@ class _Solver:
         if len(_MEMO) > _MEMO_LIMIT:
             _MEMO.clear()
 
-    def place(self, hand, filled, colors, supply, sp: int, c: int, k: int) -> float:
+    def place(self, hand, filled, colors, supply, score: int, sp: int, c: int, k: int) -> float:
         """The points of placing colour ``c`` on ``sp`` paying ``k`` wilds, and the best after."""
         star, i = divmod(sp, 6)
         n = self.cost[sp]
@@ -84,20 +99,35 @@ class _Solver:
         cols[star] |= 1 << c
         owed = sum(reward for mask, reward in STRUCTURES_AT[sp] if f & mask == mask)
         gain = RUN[(f >> star * 6) & 63][i]
-        return gain + self.best(tuple(h), f, tuple(cols), supply, min(owed, sum(supply)))
+        more = min(owed, sum(supply))
+        return gain + self.best(tuple(h), f, tuple(cols), supply, score + gain, more)
 
-    def take_bonus(self, hand, filled, colors, supply, owed: int, c: int) -> float:
+    def take_bonus(self, hand, filled, colors, supply, score: int, owed: int, c: int) -> float:
         """The best after taking a bonus tile of colour ``c`` from the supply (rules 5.6)."""
         h = list(hand)
         h[c] += 1
         s = list(supply)
         s[c] -= 1
         more = owed - 1 if sum(s) else 0
-        return self.best(tuple(h), filled, colors, tuple(s), more)
+        return self.best(tuple(h), filled, colors, tuple(s), score, more)
 
-    def stop(self, hand, filled, colors) -> float:
-        """Passing now: the end bonuses less a point per tile left (rules 7.1-7.3)."""
-        return self._bonuses(filled, colors) - sum(hand)
+    def stop(self, hand, filled, colors, score: int, kept: int | None = None) -> float:
+        """Passing now keeping ``kept`` tiles (None: the best choice), then the end: the tiles
+        not kept cost a point each at the pass, the bonuses are added, then the kept tiles cost a
+        point each (rules 5.8, 5.9, 7.1-7.3)."""
+        total = sum(hand)
+        if self.discard_all:  # option round6_leftovers="at_pass"
+            choices: tuple[int, ...] | range = (0,)
+        elif kept is not None:
+            choices = (kept,)
+        elif total <= data.CORNER_SPACES:
+            choices = (total,)
+        else:
+            choices = range(data.CORNER_SPACES + 1)
+        bonuses = self._bonuses(filled, colors)
+        floor = self.floor
+        best = max(deduct(deduct(score, total - k, floor) + bonuses, k, floor) for k in choices)
+        return best - score
 
     def _bonuses(self, filled: int, colors: tuple[int, ...]) -> int:
         """Star and number bonuses of a board (rules 7.1, 7.2)."""
@@ -110,9 +140,16 @@ class _Solver:
                 v += bonus
         return v
 
-    def best(self, hand: tuple, filled: int, colors: tuple, supply: tuple, owed: int) -> float:
-        """The most points still to come from this hand, board, supply and bonus tiles owed."""
-        key = (self.side, hand, filled, colors, supply, owed)
+    def best(
+        self, hand: tuple, filled: int, colors: tuple, supply: tuple, score: int, owed: int
+    ) -> float:
+        """The most points still to come from this hand, board, supply, score and bonus tiles
+        owed."""
+        # the floor cannot stop a deduction of a score above it by every tile that could still
+        # be left over: such scores share one entry
+        floor = self.floor
+        low = 0 if floor is None else min(score, floor + sum(hand) + sum(supply))
+        key = (self.variant, hand, filled, colors, supply, owed, low)
         known = _MEMO.get(key)
         if known is not None:
             return known
@@ -121,14 +158,14 @@ class _Solver:
             raise _OutOfTime
         if owed:  # the supply is not refilled while bonus tiles are taken
             value = max(
-                self.take_bonus(hand, filled, colors, supply, owed, c)
+                self.take_bonus(hand, filled, colors, supply, score, owed, c)
                 for c in range(NC)
                 if supply[c]
             )
         else:
-            value = self.stop(hand, filled, colors)
+            value = self.stop(hand, filled, colors, score)
             for sp, c, k in self._placements(hand, filled, colors):
-                value = max(value, self.place(hand, filled, colors, supply, sp, c, k))
+                value = max(value, self.place(hand, filled, colors, supply, score, sp, c, k))
         _MEMO[key] = value
         return value
 
