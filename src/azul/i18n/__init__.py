@@ -73,9 +73,17 @@ def supported(tag: str | None) -> str | None:
     return code if code in LANGUAGES else None
 
 
-def settings_file() -> Path:
+def config_dir() -> Path:
+    """The folder of the command's settings: ``AZUL_CONFIG_DIR``, else ``azul-games`` in the
+    user's configuration folder (``XDG_CONFIG_HOME``, else ``~/.config``)."""
+    if os.environ.get("AZUL_CONFIG_DIR"):
+        return Path(os.environ["AZUL_CONFIG_DIR"])
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "azul-games" / "settings.json"
+    return Path(base) / "azul-games"
+
+
+def settings_file() -> Path:
+    return config_dir() / "settings.json"
 
 
 def remembered() -> str | None:

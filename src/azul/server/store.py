@@ -7,6 +7,7 @@ committed, so a restarted server replays every game to exactly the same position
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -72,11 +73,19 @@ class StoredGame:
     version: int
 
 
-def default_url() -> str:
-    """An SQLite file in the user's data directory."""
+def data_dir() -> Path:
+    """Where the server keeps its games by default: ``AZUL_DATA_DIR``, else the user's data
+    directory."""
+    if os.environ.get("AZUL_DATA_DIR"):
+        return Path(os.environ["AZUL_DATA_DIR"])
     from platformdirs import user_data_dir
 
-    folder = Path(user_data_dir("azul-games"))
+    return Path(user_data_dir("azul-games"))
+
+
+def default_url() -> str:
+    """An SQLite file in the server's data directory."""
+    folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'azul.sqlite3'}"
 

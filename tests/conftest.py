@@ -1,0 +1,29 @@
+"""Every test runs in English and away from the user's own files, whatever the developer's
+locale or remembered settings: the language, the settings folder and the server's data folder
+are set here, for the tests and for the programs they start."""
+
+import pytest
+
+from azul import i18n
+
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANGUAGE")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def english_and_private_folders(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as env:
+        for name in LOCALE_VARIABLES:
+            env.delenv(name, raising=False)
+        env.setenv("LANG", "C.UTF-8")
+        env.setenv("AZUL_LANG", "en")
+        env.setenv("AZUL_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+        env.setenv("AZUL_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def english(english_and_private_folders):
+    """In-process output in English before each test, and again after it."""
+    i18n.use("en")
+    yield
+    i18n.use("en")
