@@ -89,6 +89,16 @@ def test_a_users_file_changes_the_game(tmp_path):
             '["pink", "pink", "pink", "yellow", "white"]',
             "strips: exactly one strip side must have joker spaces",
         ),
+        (
+            '["joker", "joker", "pink", "yellow", "white"]',
+            '["joker", "pink", "pink", "yellow", "white"]',
+            r"strips.b\[7\]: expected 2 joker spaces on the joker side, got 1",
+        ),
+        (
+            '["joker", "joker", "pink", "yellow", "white"]',
+            '["joker", "joker", "joker", "yellow", "white"]',
+            r"strips.b\[7\]: expected 2 joker spaces on the joker side, got 3",
+        ),
         ('provenance = "provisional', 'origin = "provisional', "origin: unknown field"),
     ],
 )

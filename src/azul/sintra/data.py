@@ -31,6 +31,7 @@ ORNAMENT_BONUS = {4: 10, 3: 6, 2: 3, 1: 0, 0: 0}  # side A (rules 5.2)
 LEFTOVER_DIVISOR = 3  # 1 point per 3 pieces left on strips (rules 5.1)
 SIDES = ("A", "B")
 JOKER = -1
+JOKER_SPACES = 2  # on the joker strip's joker side (rules 1.4)
 
 SHIPPED = Path(__file__).with_name("components.toml")
 
@@ -208,6 +209,13 @@ def _parse_strips(value: Any, colors: list[str], source: str):
     jokers = [(i, s) for i in range(SLOTS) for s in range(2) if JOKER in strips[i][s]]
     if len(jokers) != 1:
         raise _fail(source, "strips", "exactly one strip side must have joker spaces")
+    strip, side = jokers[0]
+    count = strips[strip][side].count(JOKER)
+    if count != JOKER_SPACES:
+        field = f"strips.{'ab'[side]}[{strip}]"
+        raise _fail(
+            source, field, f"expected {JOKER_SPACES} joker spaces on the joker side, got {count}"
+        )
     return strips, jokers[0]
 
 
