@@ -43,10 +43,15 @@ def test_every_message_is_translated_with_the_same_placeholders(lang):
     for m in catalog:
         if not m.id:
             continue
-        assert m.string.strip(), f"{lang}: no translation for {m.id!r}"
         assert not m.fuzzy, f"{lang}: fuzzy translation for {m.id!r}"
-        assert placeholders(m.string) == placeholders(m.id), f"{lang}: placeholders of {m.id!r}"
-        assert m.id.endswith("\n") == m.string.endswith("\n"), f"{lang}: line end of {m.id!r}"
+        # a plural message has a singular and a plural, and a translation per plural form
+        texts = m.string if m.pluralizable else (m.string,)
+        source = m.id[-1] if m.pluralizable else m.id
+        assert len(texts) == (catalog.num_plurals if m.pluralizable else 1)
+        for text in texts:
+            assert text.strip(), f"{lang}: no translation for {m.id!r}"
+            assert placeholders(text) == placeholders(source), f"{lang}: placeholders of {m.id!r}"
+            assert source.endswith("\n") == text.endswith("\n"), f"{lang}: line end of {m.id!r}"
 
 
 @pytest.mark.parametrize("game", sorted(azul.GAMES))

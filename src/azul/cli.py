@@ -253,15 +253,15 @@ def cmd_match(args: argparse.Namespace) -> int:
         jobs, args.backend, args.workers, args.address, progress=not args.quiet
     )
     print(table(stats))
-    files = tournament.write(args.out, results, stats, plot=args.plot)
-    done = _("{games} games; results in {files} and the records in {folder}")
-    print(
-        done.format(
-            games=len(results),
-            files=", ".join(str(f) for f in files),
-            folder=f"{args.out}/records/",
-        )
+    folder = tournament.fresh_folder(args.out, f"{args.command}-{args.game}")
+    files = tournament.write(folder, results, stats, plot=args.plot)
+    done = i18n.ngettext(
+        "{games} game; results in {folder}: {files} and the record in records/",
+        "{games} games; results in {folder}: {files} and the records in records/",
+        len(results),
     )
+    names = ", ".join(f.name for f in files)
+    print(done.format(games=len(results), folder=f"{folder}/", files=names))
     return 0
 
 
@@ -375,7 +375,15 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--backend", choices=["local", "ray"], default="local")
         p.add_argument("--workers", type=int, default=1, help=_("processes or Ray workers"))
         p.add_argument("--address", help=_("address of an existing Ray cluster"))
-        p.add_argument("--out", default="azul-results", help=_("folder for the results"))
+        p.add_argument(
+            "--out",
+            default="azul-results",
+            metavar="FOLDER",
+            help=_(
+                "where results go: each run writes to a new folder in it, numbered and named "
+                "after the command and the game, e.g. 003-match-sintra (default azul-results)"
+            ),
+        )
         p.add_argument("--plot", action="store_true", help=_("also write scores.png"))
         p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
         p.set_defaults(func=cmd_match)

@@ -143,7 +143,8 @@ def test_cli_match(tmp_path, capsys):
     )
     text = capsys.readouterr().out
     assert "win rate" in text and "greedy" in text
-    assert (out / "results.json").exists()
+    assert f"2 games; results in {out / '001-match-sintra'}/" in text
+    assert (out / "001-match-sintra" / "results.json").exists()
     assert (
         cli.main(
             [
@@ -161,6 +162,39 @@ def test_cli_match(tmp_path, capsys):
         )
         == 0
     )
-    assert len(json.loads((out / "results.json").read_text())["games"]) == 6
+    run = out / "002-tournament-pavilion"
+    assert len(json.loads((run / "results.json").read_text())["games"]) == 6
     assert cli.main(["match", "pavilion", "greedy", "--out", str(out)]) == 2
     assert cli.main(["match", "pavilion", "greedy", "nobot", "--out", str(out)]) == 2
+
+
+def test_runs_never_mix_in_the_results_folder(tmp_path, capsys):
+    # a match with a plot, then a tournament, with the same --out: each run in its own folder
+    pytest.importorskip("matplotlib")
+    from azul import cli
+
+    out = tmp_path / "results"
+    match = ["match", "sintra", "greedy", "random", "--games", "2", "--quiet", "--plot"]
+    assert cli.main([*match, "--out", str(out)]) == 0
+    tour = ["tournament", "sintra", "greedy", "random", "heuristic", "--games", "2", "--quiet"]
+    assert cli.main([*tour, "--out", str(out)]) == 0
+    first, second = sorted(out.iterdir())
+    assert (first.name, second.name) == ("001-match-sintra", "002-tournament-sintra")
+    assert (first / "scores.png").exists() and not (second / "scores.png").exists()
+    assert len(list((first / "records").iterdir())) == 2
+    assert len(list((second / "records").iterdir())) == 6
+    games = json.loads((second / "results.json").read_text())["games"]
+    assert {bot for g in games for bot in g["seats"]} == {"greedy", "random", "heuristic"}
+    capsys.readouterr()
+
+
+def test_results_are_never_written_over_an_earlier_run(tmp_path):
+    jobs = tournament.match_jobs(
+        "sintra", {}, [BotSpec("greedy"), BotSpec("random")], 2, 2, 0, None
+    )
+    results, stats = tournament.run(jobs, progress=False)
+    tournament.write(tmp_path / "run", results, stats)
+    with pytest.raises(azul.AzulError, match="is not empty"):
+        tournament.write(tmp_path / "run", results, stats)
+    (tmp_path / "007-old").mkdir()
+    assert tournament.fresh_folder(tmp_path, "match-sintra").name == "008-match-sintra"

@@ -13,6 +13,7 @@ from azul.arena.match import BotSpec, GameResult, schedule
 from azul.arena.runner import run_jobs
 from azul.arena.stats import BotStats, as_rows, summarize
 from azul.bots import Limit
+from azul.core.errors import AzulError
 
 
 def match_jobs(
@@ -58,12 +59,32 @@ def run(
     return results, summarize(results)
 
 
+def fresh_folder(parent: str | Path, name: str) -> Path:
+    """A new folder ``parent/NNN-name``, numbered after the runs already in ``parent``."""
+    parent = Path(parent)
+    parent.mkdir(parents=True, exist_ok=True)
+    numbers = [p.name.split("-")[0] for p in parent.iterdir()]
+    number = max((int(n) for n in numbers if n.isdigit()), default=0) + 1
+    while True:
+        folder = parent / f"{number:03d}-{name}"
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:  # another run took it meanwhile
+            number += 1
+
+
 def write(
     out: str | Path, results: list[GameResult], stats: list[BotStats], plot: bool = False
 ) -> list[Path]:
     """results.json (summary and games), games.csv, one record per game under records/, and
-    on request scores.png. Returns the files written."""
+    on request scores.png, in ``out``, a new or empty folder (so that runs never mix).
+    Returns the files written."""
     out = Path(out)
+    if out.is_dir() and any(out.iterdir()):
+        raise AzulError(
+            "{folder} is not empty: results go to a new or empty folder", folder=str(out)
+        )
     (out / "records").mkdir(parents=True, exist_ok=True)
     written = []
     summary = {
@@ -110,8 +131,6 @@ def plot_scores(results: list[GameResult], path: Path) -> Path:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        from azul.core.errors import AzulError
-
         raise AzulError("plots need matplotlib: pip install -e '.[plot]'") from None
     by_bot: dict[str, list[int]] = {}
     for r in results:
