@@ -181,3 +181,74 @@ def test_undo_is_refused_after_a_draw():
     final = cli.play(state, {0, 1}, {}, seed=0, ask=lambda _: next(typed, "quit"), say=out.append)
     assert "cannot undo: pieces were drawn since your last move" in out
     assert final.to_json()["round"] == 2
+
+
+def test_replay_of_an_unfinished_game_shows_the_scores_so_far(tmp_path, capsys):
+    from azul.core.records import record_of
+
+    state = azul.load_game("sintra").new_initial_state(2)
+    for _ in range(12):
+        state.apply_action(state.legal_actions()[0])
+    path = tmp_path / "g.jsonl"
+    record_of(state, 2).save(path)
+    assert cli.main(["replay", str(path), "--all"]) == 0
+    out = capsys.readouterr().out
+    scores = ", ".join(f"seat {i}: {s}" for i, s in enumerate(state.scores()))
+    assert f"the game is unfinished; scores so far: {scores}" in out
+    assert "final scores" not in out
+
+
+def test_the_end_of_a_game_explains_the_scores():
+    # the same items as the browser's table: a row per item, a column per seat, the total
+    from azul import i18n
+
+    state = azul.load_game("sintra", first_player=0).new_initial_state(4)
+    out = []
+    bots = {0: make("greedy"), 1: make("random", seed=2)}
+    final = cli.play(state, set(), bots, seed=4, say=out.append)
+    table = out[-1].splitlines()
+    assert table[0].split() == ["seat", "0", "seat", "1"]
+    assert table[1].startswith("during the game") and table[-2].startswith("total")
+    assert any(line.startswith("broken glass") for line in table)
+    assert table[-2].split()[1:] == [str(s) for s in final.scores()]
+    for seat, items in enumerate(final.score_breakdown()):
+        assert sum(item["points"] for item in items) == final.scores()[seat]
+    assert len({len(line) for line in table[:-2]}) == 1  # aligned columns
+    i18n.use("fr")
+    assert "pendant la partie" in cli.score_table(final)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "pt"])
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_rules_are_plain_text(monkeypatch, capsys, lang, game):
+    from azul import i18n
+
+    monkeypatch.setenv("AZUL_LANG", lang)
+    assert cli.main(["rules", game]) == 0
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    assert "**" not in text and not any(line.startswith("#") for line in lines)
+    assert lines[0] in i18n.rules(game, lang) and set(lines[1]) == {"="}
+    assert max(len(line) for line in lines) <= 100
+
+
+@pytest.mark.parametrize(
+    "lang,typed,words",
+    [
+        ("fr", ["aide", "coups", "regles", "quitter"], ["coups (moves)", "F1:", "en bref"]),
+        ("pt", ["ajuda", "jogadas", "regras", "sair"], ["jogadas (moves)", "F1:", "em resumo"]),
+        ("fr", ["help", "moves", "rules", "quit"], ["aide (help)", "F1:", "en bref"]),
+    ],
+)
+def test_commands_in_the_users_language(lang, typed, words):
+    from azul import i18n
+
+    i18n.use(lang)
+    state = azul.load_game("pavilion", first_player=0).new_initial_state(1)
+    said = []
+    typed = iter(typed)
+    cli.play(state, {0}, {}, 1, ask=lambda _: next(typed), say=said.append)
+    text = "\n".join(said)
+    for word in words:
+        assert word in text
+    assert "illégal" not in text and "inválida" not in text

@@ -175,3 +175,24 @@ def test_match_table_in_portuguese_stays_aligned():
     assert "vitórias" in lines[0] and "média" in lines[0]
     assert len({len(line) for line in lines}) == 1  # every line as wide as the header
     assert "73.0%" in lines[2] and lines[3].rstrip().endswith("-")
+
+
+def test_counts_take_the_plural_form_of_each_language():
+    import re
+
+    from azul.testing import play_random
+    from tests.pavilion.helpers import load
+
+    state = load(decision="bonus", bonus_owed=1, scores=[1, 2], hands=["B"])
+    assert "(1 bonus tile from the supply)" in state.render()
+    assert re.findall(r"seat \d: [^<]*", state.to_svg()) == ["seat 0: 1 point", "seat 1: 2 points"]
+    assert "place 0 : 1 point<" in state.to_svg(lang="fr")
+    assert "place 1 : 2 points<" in state.to_svg(lang="fr")
+    assert "lugar 0: 1 ponto<" in state.to_svg(lang="pt")
+    i18n.use("fr")
+    assert "(1 tuile bonus de la réserve)" in state.render()
+    sintra = play_random(azul.load_game("sintra"), seed=3)
+    winners = sintra.winners()
+    i18n.use("pt")
+    expected = "Vencedor: lugar" if len(winners) == 1 else "Vencedores: lugares"
+    assert expected in sintra.render()

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import shutil
 import sys
 import textwrap
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from azul.core import ansi
 from azul.core.errors import AzulError
 from azul.core.records import load_record, record_of, replay
 from azul.i18n import N_, _
+from azul.i18n.plain import markdown_to_text
 
 DESCRIPTION = N_("Azul: Summer Pavilion and Stained Glass of Sintra: play, replay, bots, server.")
 
@@ -46,12 +49,65 @@ def _wrap(items: list[str]) -> str:
     return textwrap.fill("  ".join(items), width=100, subsequent_indent="  ")
 
 
-HELP = N_("""Commands: a move in the notation below, or
-  moves      list the legal moves        board    show the position again
-  hint       a bot's three best moves    undo     take back your last move
-  rules      a summary of the rules      save FILE  save the game record
-  quit       leave the game
-""")
+# the prompt's commands: each one's English words (the first is its name) and what it does
+COMMANDS = {
+    "moves": (("moves", "m"), N_("list the legal moves")),
+    "board": (("board", "b"), N_("show the position again")),
+    "hint": (("hint",), N_("a bot's three best moves")),
+    "undo": (("undo",), N_("take back your last move")),
+    "rules": (("rules",), N_("a summary of the rules")),
+    "save": (("save",), N_("save the game record to FILE")),
+    "help": (("help", "h", "?"), N_("this help")),
+    "quit": (("quit", "exit", "q"), N_("leave the game")),
+}
+
+
+def _command_words() -> dict[str, str]:
+    """Each command's word in the current language (the English words work too)."""
+    return {
+        "moves": i18n.pgettext("command", "moves"),
+        "board": i18n.pgettext("command", "board"),
+        "hint": i18n.pgettext("command", "hint"),
+        "undo": i18n.pgettext("command", "undo"),
+        "rules": i18n.pgettext("command", "rules"),
+        "save": i18n.pgettext("command", "save"),
+        "help": i18n.pgettext("command", "help"),
+        "quit": i18n.pgettext("command", "quit"),
+    }
+
+
+def _fold(word: str) -> str:
+    """``word`` in lower case without accents, so that 'regles' is 'règles'."""
+    decomposed = unicodedata.normalize("NFD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _command(line: str) -> tuple[str | None, str]:
+    """The command typed in ``line`` (in English or in the current language) and its argument;
+    None when ``line`` is not a command. Only 'save' takes an argument."""
+    word, _sep, arg = line.strip().partition(" ")
+    arg = arg.strip()
+    local = _command_words()
+    for name, (english, _what) in COMMANDS.items():
+        if _fold(word) in {*english, _fold(local[name])} and bool(arg) == (name == "save"):
+            return name, arg
+    return None, ""
+
+
+def _help() -> str:
+    local = _command_words()
+    rows = []
+    for name, (_english, what) in COMMANDS.items():
+        words = local[name] if local[name] == name else f"{local[name]} ({name})"
+        rows.append((words + " " + _("FILE") if name == "save" else words, _(what)))
+    width = max(len(words) for words, _what in rows)
+    lines = [f"  {words:<{width}}  {what}" for words, what in rows]
+    return "\n".join([_("Commands: a move in the notation below, or"), *lines, ""])
+
+
+def _rules_text(game: str) -> str:
+    width = min(shutil.get_terminal_size().columns, 100) - 1
+    return markdown_to_text(i18n.rules(game, i18n.current()), width)
 
 
 def play(
@@ -85,27 +141,27 @@ def play(
         except (EOFError, KeyboardInterrupt):
             say("\n" + _("leaving the game"))
             break
-        word = line.lower()
         if not line:
             continue
-        if word in ("quit", "exit", "q"):
+        command, arg = _command(line)
+        if command == "quit":
             break
-        if word in ("help", "h", "?"):
-            say(_(HELP) + game.notation_help())
+        if command == "help":
+            say(_help() + game.notation_help())
             continue
-        if word in ("moves", "m"):
+        if command == "moves":
             say(_wrap([state.action_to_string(a) for a in state.legal_actions()]))
             continue
-        if word in ("board", "b"):
+        if command == "board":
             say(state.render(color))
             continue
-        if word == "hint":
+        if command == "hint":
             from azul.bots import hints
 
             best = hints(state, seed + len(state.history()))
             say(_("hint: {moves}").format(moves=", ".join(c.move for c in best)))
             continue
-        if word == "undo":
+        if command == "undo":
             if not before:
                 say(_("nothing to undo: you have not moved yet"))
             elif before[-1].generator_state() != state.generator_state():
@@ -114,23 +170,25 @@ def play(
                 state = before.pop()
                 say(_("took back your last move") + "\n" + state.render(color))
             continue
-        if word == "rules":
-            say(i18n.rules(game.name, i18n.current()))
+        if command == "rules":
+            say(_rules_text(game.name))
             continue
-        if word.startswith("save "):
-            _save(state, seed, line[5:].strip(), say)
+        if command == "save":
+            _save(state, seed, arg, say)
             continue
         copy = state.clone()
         try:
             state.apply_string(line)
         except AzulError as e:
-            hint = _("type 'moves' for the legal moves, 'help' for the notation")
+            words = _command_words()
+            hint = _("type '{moves}' for the legal moves, '{help}' for the notation")
+            hint = hint.format(moves=words["moves"], help=words["help"])
             say(_("not legal: {reason}").format(reason=e.translate(_)) + f"  ({hint})")
             continue
         before.append(copy)
         say(state.render(color))
     if state.is_terminal():
-        say(_final(state))
+        say(_outcome(state))
     if save:
         _save(state, seed, save, say)
     return state
@@ -173,7 +231,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"\n--> {state.action_to_string(action)}\n")
         if interactive and input(_("[Enter] next, q quit") + " ").strip().lower() == "q":
             return 0
-    print(_final(state))
+    print(_outcome(state))
     return 0
 
 
@@ -193,15 +251,69 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    print(i18n.rules(args.game, i18n.current()))
+    print(_rules_text(args.game))
     return 0
 
 
-def _final(state: azul.State) -> str:
+# the items of the final scores, in the order the rules score them
+ITEMS = ("play", "star", "number", "leftovers", "broken", "ornaments", "windows")
+
+
+def _row_label(item: str, detail: str) -> tuple[str, bool]:
+    """A final-score item's row label, and whether its detail names the row (a star, a number)
+    or only explains the points (how many pieces, which track space)."""
+    if item == "star":
+        return f"{_('star')}: {_(detail)}", True
+    if item == "number":
+        return f"{_('all spaces')} {detail}", True
+    labels = {
+        "play": N_("during the game"),
+        "leftovers": N_("leftover pieces"),
+        "broken": N_("broken glass"),
+        "ornaments": N_("ornaments"),
+        "windows": N_("windows"),
+    }
+    return _(labels.get(item, item)), False
+
+
+def score_table(state: azul.State) -> str | None:
+    """The final scores explained, a row per item and a column per seat (as in the browser);
+    None when the state does not keep its breakdown."""
+    breakdown = state.score_breakdown()
+    if breakdown is None:
+        return None
+    rows: dict[str, list[str]] = {}
+    entries = sorted(  # whichever seat has the item
+        ((line, seat) for seat, items in enumerate(breakdown) for line in items),
+        key=lambda entry: ITEMS.index(entry[0]["item"]) if entry[0]["item"] in ITEMS else 99,
+    )
+    for line, seat in entries:
+        label, names = _row_label(line["item"], line["detail"])
+        cells = rows.setdefault(label, [""] * len(breakdown))
+        points, detail = line["points"], line["detail"]
+        cells[seat] = str(points) if names or not detail else f"{points} ({detail})"
+    head = [f"{_('seat')} {seat}" for seat in range(len(breakdown))]
+    total = [str(score) for score in state.scores()]
+    table = [["", *head], *([label, *cells] for label, cells in rows.items()), [_("total"), *total]]
+    widths = [max(len(row[i]) for row in table) for i in range(len(head) + 1)]
+    lines = []
+    for label, *cells in table:
+        cells = [cell.rjust(width) for cell, width in zip(cells, widths[1:], strict=True)]
+        lines.append("  ".join([label.ljust(widths[0]), *cells]))
+    lines.insert(-1, "-" * len(lines[0]))
+    return "\n".join(lines)
+
+
+def _outcome(state: azul.State) -> str:
+    """The final scores, explained; or, for an unfinished game, the scores so far."""
     scores = ", ".join(
         _("seat {seat}: {score}").format(seat=i, score=s) for i, s in enumerate(state.scores())
     )
-    return _("final scores: {scores}").format(scores=scores)
+    if not state.is_terminal():
+        return _("the game is unfinished; scores so far: {scores}").format(scores=scores)
+    final = _("final scores: {scores}").format(scores=scores)
+    table = score_table(state)
+    return final if table is None else table + "\n" + final
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -53,10 +53,15 @@ def translations(lang: str) -> _gettext.NullTranslations:
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    """Every translated message of ``lang``, msgid to text (for the browser client)."""
+    """Every translated message of ``lang``, msgid to text (for the browser client); words
+    with a context (the terminal's commands) and plural messages are left out."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return {}
-    return {m.id: m.string for m in _po(lang) if m.id and m.string}
+    return {
+        m.id: m.string
+        for m in _po(lang)
+        if m.id and m.string and not m.context and not m.pluralizable
+    }
 
 
 def rules(game: str, lang: str) -> str:
@@ -137,12 +142,23 @@ def _(message: str) -> str:
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
+    """``singular`` or ``plural`` as ``n`` needs, in the current language."""
     return translations(_current).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, as meant in ``context`` (e.g. a command word)."""
+    return translations(_current).pgettext(context, message)
 
 
 def in_language(lang: str):
     """A ``gettext`` for one language, whatever the current one (server drawings)."""
     return translations(lang if lang in LANGUAGES else DEFAULT).gettext
+
+
+def ngettext_in(lang: str):
+    """An ``ngettext`` for one language, whatever the current one (server drawings)."""
+    return translations(lang if lang in LANGUAGES else DEFAULT).ngettext
 
 
 def N_(message: str) -> str:

@@ -3,9 +3,10 @@
     python -m azul.i18n            # extract every message, write azul.pot, update each .po
     python -m azul.i18n --check    # exit 1 if a catalog is out of date (tests run this)
 
-Messages are found in the Python sources (``_``, ``N_``, ``ngettext``), in the browser
-client's script (``t``) and in its page (the text of ``data-i18n`` elements and the titles of
-``data-i18n-title`` ones). New messages reach every ``.po`` file empty, for a translator to fill.
+Messages are found in the Python sources (``_``, ``N_``, ``ngettext``, ``pgettext``, and
+``tr``/``ntr`` in the drawings), in the browser client's script (``t``) and in its page (the text
+of ``data-i18n`` elements and the titles of ``data-i18n-title`` ones). New messages reach every
+``.po`` file empty, for a translator to fill.
 """
 
 from __future__ import annotations
@@ -31,7 +32,14 @@ METHODS = [
     ("web/**.html", "azul.i18n.__main__:extract_html"),
 ]
 ERRORS = ("AzulError", "IllegalMoveError", "Conflict", "Forbidden", "NotFound")
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "t": None, "tr": None, **dict.fromkeys(ERRORS)}
+KEYWORDS = {
+    **DEFAULT_KEYWORDS,
+    "N_": None,
+    "t": None,
+    "tr": None,
+    "ntr": (1, 2),
+    **dict.fromkeys(ERRORS),
+}
 OPTIONS = {"web/**.js": {"parse_template_string": True}}
 
 

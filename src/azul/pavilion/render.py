@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from azul.core.ansi import Paint, painter, plain
 from azul.core.api import CHANCE, TERMINAL
-from azul.i18n import _
+from azul.i18n import _, ngettext
 from azul.pavilion import data
 from azul.pavilion.state import FIRST_PLAYER, PavilionState
 from azul.pavilion.svg import FILL, INK
@@ -52,13 +52,14 @@ def render_text(state: PavilionState, color: bool = False) -> str:
     out = [head]
     cp = state.current_player()
     if cp == TERMINAL:
-        scores = state.scores()
-        seats = ", ".join(str(i) for i in state.winners())
-        out.append(
-            _("Game over. Winner(s): seat {seats} with {score}").format(
-                seats=seats, score=max(scores)
-            )
+        winners = state.winners()
+        over = ngettext(
+            "Game over. Winner: seat {seats} with {score}",
+            "Game over. Winners: seats {seats} with {score}",
+            len(winners),
         )
+        seats = ", ".join(str(i) for i in winners)
+        out.append(over.format(seats=seats, score=max(state.scores())))
     elif cp == CHANCE:
         if state.deals[0] == FIRST_PLAYER:
             out.append(_("Chance: drawing the first player"))
@@ -69,7 +70,10 @@ def render_text(state: PavilionState, color: bool = False) -> str:
             _("Seat {seat} to move: {decision}").format(seat=cp, decision=_(state.decision()))
         )
         if state.owed:
-            out[-1] += " " + _("({n} bonus tile(s) from the supply)").format(n=state.owed)
+            owed = ngettext(
+                "({n} bonus tile from the supply)", "({n} bonus tiles from the supply)", state.owed
+            )
+            out[-1] += " " + owed.format(n=state.owed)
     facs = []
     for f in range(1, game.factories + 1):
         facs.append(f"F{f}[{tiles(state.sources[f * NC : (f + 1) * NC], paint)}]")

@@ -46,7 +46,9 @@ def _counts(
     return out
 
 
-def _board(state: PavilionState, p: int, ox: float, oy: float, patterns: bool, tr) -> list[str]:
+def _board(
+    state: PavilionState, p: int, ox: float, oy: float, patterns: bool, tr, ntr
+) -> list[str]:
     cost = state.game.board.cost
     cx, cy = ox + BOARD / 2, oy + BOARD / 2 + 10
     out = [
@@ -54,7 +56,11 @@ def _board(state: PavilionState, p: int, ox: float, oy: float, patterns: bool, t
         f'<rect x="{ox}" y="{oy}" width="{BOARD}" height="{BOARD + 44}" rx="10" '
         f'fill="#f7f1e3" stroke="#999"/>',
         f'<text x="{ox + 8}" y="{oy + 16}" font-size="13">'
-        + escape(tr("seat {seat}: {points} points").format(seat=p, points=state.points[p]))
+        + escape(
+            ntr(
+                "seat {seat}: {points} point", "seat {seat}: {points} points", state.points[p]
+            ).format(seat=p, points=state.points[p])
+        )
         + (escape(" (" + tr("passed") + ")") if state.passed >> p & 1 else "")
         + "</text>",
     ]
@@ -110,6 +116,7 @@ def render_svg(state: PavilionState, patterns: bool = False, lang: str | None = 
     """The whole position as one SVG document; ``patterns`` lays a pattern per colour over the
     tiles (colour-blind mode); its words are in ``lang`` (default: the current language)."""
     tr = i18n.in_language(lang) if lang else i18n._
+    ntr = i18n.ngettext_in(lang) if lang else i18n.ngettext
     title = tr("Summer Pavilion, round {round}")
     game = state.game
     n = game.players
@@ -160,7 +167,7 @@ def render_svg(state: PavilionState, patterns: bool = False, lang: str | None = 
     out.append(f'<text x="{width / 2:.0f}" y="100" font-size="12">{supply}</text>')
     out += _counts(state.supply, width / 2 + 48, 89, size, 'data-source="S"', patterns)
     for p in range(n):
-        out += _board(state, p, 10 + p * (BOARD + 10), table_h, patterns, tr)
+        out += _board(state, p, 10 + p * (BOARD + 10), table_h, patterns, tr, ntr)
     out.append("</svg>")
     return "\n".join(out)
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from azul.core.ansi import painter, plain
 from azul.core.api import CHANCE, TERMINAL
-from azul.i18n import _
+from azul.i18n import N_, _, ngettext
 from azul.sintra.data import JOKER, NUM_COLORS, ROUNDS, SLOTS, SPACES
 from azul.sintra.state import WINDOW_FRAMES, SintraState
 from azul.sintra.svg import FILL, INK
 
 NC = NUM_COLORS
+# the provenance of the shipped components file, translated when shown
+SHIPPED_PROVENANCE = N_("provisional: project defaults, not read off a physical copy")
 PAINT = painter(FILL, INK)
 
 
@@ -27,7 +29,7 @@ def render_text(state: SintraState, color: bool = False) -> str:
     out = [head.format(side=game.options["side"], round=state.round, rounds=ROUNDS)]
     if comps.provisional:
         note = _("Note: the printed values in use are provisional ({provenance}).")
-        out.append(note.format(provenance=comps.provenance))
+        out.append(note.format(provenance=_(comps.provenance)))
     ind = " ".join(letters[c] if c >= 0 else "." for c in state.indicator)
     top = state.round_color()
     bonus = _(comps.colors[top]) if top >= 0 else "-"
@@ -38,8 +40,11 @@ def render_text(state: SintraState, color: bool = False) -> str:
     )
     cp = state.current_player()
     if cp == TERMINAL:
-        seats = ", ".join(str(i) for i in state.winners())
-        out.append(_("Game over. Winner(s): seat {seats}").format(seats=seats))
+        winners = state.winners()
+        over = ngettext(
+            "Game over. Winner: seat {seats}", "Game over. Winners: seats {seats}", len(winners)
+        )
+        out.append(over.format(seats=", ".join(str(i) for i in winners)))
     elif cp == CHANCE:
         out.append(_("Chance: drawing"))
     elif state.decision() == "keep":
@@ -58,6 +63,10 @@ def render_text(state: SintraState, color: bool = False) -> str:
     out.append(_("bag {bag}, tower {tower}").format(bag=sum(state.bag), tower=sum(state.tower)))
     values = game.window_values
     glazier, strip, value = _("glazier"), _("strip"), _("value")
+    windows = _("window 1"), _("window 2")
+    # the board's columns start after the longest label, whatever the language
+    width = max(10, *(len(label) + 2 for label in (glazier, strip, value, *windows)))
+    indent = " " * (4 + width)
     for p in range(game.players):
         marks = []
         if state.tile == p:
@@ -70,9 +79,9 @@ def render_text(state: SintraState, color: bool = False) -> str:
         out.append(line.format(seat=p, score=state.points[p], track=track, lost=state.lost[p]))
         out[-1] += extra
         g = state.glazier[p]
-        marks = "   ".join("v" if s == g else " " for s in range(SLOTS))
-        out.append(f"    {glazier:<10}" + marks)
-        out.append(f"    {strip:<10}" + "   ".join(str(s + 1) for s in range(SLOTS)))
+        marks = "   ".join("v" if s == g else " " for s in range(SLOTS)).rstrip()
+        out.append(f"    {glazier:<{width}}" + marks)
+        out.append(f"    {strip:<{width}}" + "   ".join(str(s + 1) for s in range(SLOTS)))
         for k in range(SPACES):
             row = []
             for slot in range(SLOTS):
@@ -86,16 +95,16 @@ def render_text(state: SintraState, color: bool = False) -> str:
                     row.append(letters[c])
                 else:
                     row.append("*" if want == JOKER else comps.letters[want].lower())
-            out.append("              " + "   ".join(row))
+            out.append(indent + "   ".join(row))
         w = p * WINDOW_FRAMES
-        for frame, label in ((0, _("window 1")), (1, _("window 2"))):
+        for frame, label in enumerate(windows):
             row = [
                 letters[state.windows[w + 2 * s + frame]]
                 if state.windows[w + 2 * s + frame] >= 0
                 else "."
                 for s in range(SLOTS)
             ]
-            out.append(f"    {label:<10}" + "   ".join(row))
-        out.append(f"    {value:<10}" + "   ".join(str(v) for v in values))
+            out.append(f"    {label:<{width}}" + "   ".join(row))
+        out.append(f"    {value:<{width}}" + "   ".join(str(v) for v in values))
     out.append(_("(empty spaces show their colour in lower case, * a joker space)"))
     return "\n".join(out)

@@ -27,7 +27,7 @@ def _piece(x: float, y: float, c: int, letters: tuple[str, ...], attrs: str, pat
     return tile(x, y, CELL, FILL[c % len(FILL)], INK[c % len(INK)], letters[c], attrs, pattern)
 
 
-def _board(state: SintraState, p: int, ox: float, oy: float, patterns: bool, tr) -> list[str]:
+def _board(state: SintraState, p: int, ox: float, oy: float, patterns: bool, tr, ntr) -> list[str]:
     letters = state.game.components.letters
     track = state.game.components.track
     values = state.game.window_values
@@ -36,7 +36,11 @@ def _board(state: SintraState, p: int, ox: float, oy: float, patterns: bool, tr)
         f'<rect x="{ox}" y="{oy}" width="{BOARD_W}" height="{13 * CELL}" rx="8" '
         f'fill="#eef3f8" stroke="#999"/>',
         f'<text x="{ox + 8}" y="{oy + 15}" font-size="13">'
-        + escape(tr("seat {seat}: {points} points").format(seat=p, points=state.points[p]))
+        + escape(
+            ntr(
+                "seat {seat}: {points} point", "seat {seat}: {points} points", state.points[p]
+            ).format(seat=p, points=state.points[p])
+        )
         + "</text>",
         f'<g data-strip="break"><rect x="{ox + BOARD_W - 104}" y="{oy + 3}" width="98" '
         f'height="16" rx="4" fill="#fff" stroke="#c0392b"/><text x="{ox + BOARD_W - 55}" '
@@ -100,6 +104,7 @@ def render_svg(state: SintraState, patterns: bool = False, lang: str | None = No
     """The whole position as one SVG document; ``patterns`` lays a pattern per colour over the
     pieces (colour-blind mode); its words are in ``lang`` (default: the current language)."""
     tr = i18n.in_language(lang) if lang else i18n._
+    ntr = i18n.ngettext_in(lang) if lang else i18n.ngettext
     title = tr("Stained Glass of Sintra, round {round}")
     game = state.game
     comps = game.components
@@ -160,7 +165,7 @@ def render_svg(state: SintraState, patterns: bool = False, lang: str | None = No
                 )
             )
     for p in range(n):
-        out += _board(state, p, 10 + p * (BOARD_W + 10), 110, patterns, tr)
+        out += _board(state, p, 10 + p * (BOARD_W + 10), 110, patterns, tr, ntr)
     out.append("</svg>")
     return "\n".join(out)
 
