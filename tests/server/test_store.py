@@ -6,47 +6,87 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
-from azul.core.errors import AzulError
 from azul.server.app import create_app
-from azul.server.store import Store
+from azul.server.store import CHANCE_SEAT, Seat, Stale, Store, StoredGame, now
 from tests.server.test_api import HUMANS, new_game
 
-SEATS = [{"kind": "human", "token": "t0"}, {"kind": "bot", "bot": "greedy", "token": "t1"}]
+SEATS = [Seat(0, "human", "t0"), Seat(1, "bot", "t1", bot="greedy")]
 
 
-def test_a_game_and_its_moves_round_trip(database):
+def game(game_id, log=(), seeded=True, public=False, seats=SEATS):
+    return StoredGame(
+        game_id, "pavilion", {"players": 2}, 2**62 + 5, seeded, public, False, f"w-{game_id}",
+        now(), list(seats), list(log), 0,
+    )  # fmt: skip
+
+
+def test_a_game_and_its_log_round_trip(database):
     store = Store(database)
-    store.create("g1", "pavilion", {"players": 2}, 42, "w1", SEATS)
-    for ply, action in enumerate([5, 17, 3], start=1):
-        store.add_move("g1", ply, action, ply % 2)
-    game = Store(database).load("g1")  # a second connection sees what was committed
-    assert (game.game, game.options, game.seed, game.watch_token) == (
+    store.create(game("g1", log=[(CHANCE_SEAT, 3)], seeded=False))
+    store.append("g1", 2, [(0, 5), (CHANCE_SEAT, 2)], version=0)
+    store.append("g1", 4, [(1, 17)], version=1, finished=True)
+    g = Store(database).load("g1")  # a second connection sees what was committed
+    assert (g.game, g.options, g.seed, g.seeded, g.watch_token, g.finished) == (
         "pavilion",
         {"players": 2},
-        42,
-        "w1",
+        2**62 + 5,  # seeds take 63 bits, on PostgreSQL too
+        False,
+        "w-g1",
+        True,
     )
-    assert [(s.seat, s.kind, s.bot, s.token) for s in game.seats] == [
-        (0, "human", None, "t0"),
-        (1, "bot", "greedy", "t1"),
-    ]
-    assert game.actions == [5, 17, 3] and game.version == 3
-    assert [g["id"] for g in store.list_games()] == ["g1"]
+    assert g.seats == SEATS
+    assert g.log == [(CHANCE_SEAT, 3), (0, 5), (CHANCE_SEAT, 2), (1, 17)] and g.version == 2
     assert store.load("nope") is None
 
 
-def test_a_ply_is_written_once_and_undo_removes_moves(database):
+def test_a_write_from_an_old_version_changes_nothing(database):
     store = Store(database)
-    store.create("g2", "sintra", {}, 1, "w2", SEATS)
-    store.add_move("g2", 1, 9, 0)
-    with pytest.raises(AzulError, match="move 1 of game g2 was already played"):
-        store.add_move("g2", 1, 10, 1)
-    assert store.load("g2").actions == [9]  # the failed write changed nothing
-    store.add_move("g2", 2, 11, 1)
-    store.remove_moves_from("g2", 2)
-    game = store.load("g2")
-    assert game.actions == [9] and game.version == 3
+    store.create(game("g2"))
+    store.append("g2", 1, [(0, 9)], version=0)
+    with pytest.raises(Stale):
+        store.append("g2", 2, [(1, 10)], version=0)  # the game is at version 1 now
+    with pytest.raises(Stale):
+        store.truncate("g2", 1, version=5)
+    assert store.load("g2").log == [(0, 9)]
+    store.append("g2", 2, [(1, 11), (CHANCE_SEAT, 1)], version=1)
+    store.truncate("g2", 2, version=2)  # undo
+    g = store.load("g2")
+    assert g.log == [(0, 9)] and g.version == 3
+
+
+def test_the_lobby_lists_public_games_and_open_seats_are_claimed_once(database):
+    store = Store(database)
+    store.create(game("private"))
+    store.create(game("public", public=True, seats=[Seat(0, "human", "a"), Seat(1, "open", "b")]))
+    listed = store.list_public()
+    assert [g.id for g in listed] == ["public"] and listed[0].log == []
+    assert store.claim("public", 1, "Ana", "new-token")
+    assert not store.claim("public", 1, "Bob", "other")  # taken
+    assert not store.claim("public", 0, "Bob", "other")  # never open
+    assert store.load("public").seats[1] == Seat(1, "human", "new-token", name="Ana")
+
+
+def test_a_database_of_the_first_release_is_brought_up_to_date(tmp_path):
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    with engine.begin() as db:
+        for sql in (
+            "CREATE TABLE games (id VARCHAR(32) PRIMARY KEY, game VARCHAR(32), options TEXT, "
+            "seed INTEGER, watch_token VARCHAR(64) UNIQUE, created VARCHAR(40), version INTEGER)",
+            "CREATE TABLE seats (game_id VARCHAR(32), seat INTEGER, kind VARCHAR(8), "
+            "bot VARCHAR(200), token VARCHAR(64) UNIQUE, PRIMARY KEY (game_id, seat))",
+            "CREATE TABLE moves (game_id VARCHAR(32), ply INTEGER, action INTEGER, "
+            "seat INTEGER, PRIMARY KEY (game_id, ply))",
+            "INSERT INTO games VALUES ('old', 'sintra', '{}', 7, 'w', '2026-01-01', 1)",
+            "INSERT INTO seats VALUES ('old', 0, 'human', NULL, 't0')",
+            "INSERT INTO moves VALUES ('old', 1, 4, 0)",
+        ):
+            db.execute(text(sql))
+    g = Store(url).load("old")
+    assert g.seeded and not g.public and not g.finished  # its draws came from its seed
+    assert g.seats == [Seat(0, "human", "t0")] and g.log == [(0, 4)]
 
 
 def test_state_survives_a_new_server_on_the_same_database(database):

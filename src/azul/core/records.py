@@ -25,11 +25,12 @@ class Record:
 
     game: str
     options: dict[str, Any]
-    seed: int
+    seed: int | None  # None when every draw is a line of the record (explicit chance)
     actions: list[int] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
     players: list[int] = field(default_factory=list)
     result: list[int] | None = None
+    seeded: bool = True  # False: the draws were the operating system's, nobody could know them
 
     def to_lines(self) -> list[str]:
         header = {
@@ -38,6 +39,7 @@ class Record:
             "game": self.game,
             "options": self.options,
             "seed": self.seed,
+            "seeded": self.seeded,
         }
         lines = [json.dumps(header)]
         for ply, (p, a, m) in enumerate(
@@ -98,13 +100,18 @@ def parse_record(lines: list[str]) -> Record:
         raise RecordError(f"line 1: format is {head.get('format')!r}, expected {FORMAT!r}")
     if head.get("version") != VERSION:
         raise RecordError(f"line 1: version {head.get('version')!r} is not supported")
-    seed = head.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(f"line 1: seed {seed!r} is not an integer")
     options = head.get("options", {})
     if not isinstance(head.get("game"), str) or not isinstance(options, dict):
         raise RecordError("line 1: needs 'game' (text) and 'options' (an object)")
-    rec = Record(head["game"], options, seed)
+    seed = head.get("seed")
+    if seed is None and options.get("explicit_chance") is True:
+        pass  # every draw is a line of its own
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(f"line 1: seed {seed!r} is not an integer")
+    seeded = head.get("seeded", True)
+    if not isinstance(seeded, bool):
+        raise RecordError(f"line 1: seeded {seeded!r} is not true or false")
+    rec = Record(head["game"], options, seed, seeded=seeded)
     for i, row in rows[1:]:
         if "scores" in row and "action" not in row:
             rec.result = row["scores"]
@@ -129,7 +136,7 @@ def replay(rec: Record) -> Iterator[tuple[State, int | None]]:
 
     try:
         game: Game = load_game(rec.game, **rec.options)
-        state = game.new_initial_state(rec.seed)
+        state = game.new_initial_state(rec.seed or 0)
     except AzulError as e:
         raise RecordError(f"header: {e}") from None
     for ply, a in enumerate(rec.actions, 1):

@@ -1,136 +1,291 @@
 """The HTTP/JSON and WebSocket API (OpenAPI schema at /openapi.json, docs at /docs) and the
-browser client's static files."""
+browser client's static files. Every error is ``{"error": "..."}`` in the client's language."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
 import azul
 from azul import i18n
 from azul.core.errors import AzulError
-from azul.server.service import Conflict, Forbidden, Lobby, NotFound
+from azul.i18n import N_
+from azul.server.errors import Invalid, NotFound, TooLarge, TooMany, responses, status_of
+from azul.server.guards import BodyLimit, Connections, Rates
+from azul.server.service import MAX_SEED, Lobby
+from azul.server.settings import Settings
 from azul.server.store import Store
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-MAX_BODY = 16 * 1024  # bytes: every request of this API is small
+log = logging.getLogger("azul.server")
+
+
+def _token() -> Any:
+    return Field(max_length=64, description="a seat's or the spectators' secret token")
 
 
 class SeatSpec(BaseModel):
-    kind: str = Field(description="'human' (an invite link) or 'bot'")
-    bot: str | None = Field(None, description="the bot, e.g. 'heuristic' or 'mcts:time=1'")
+    kind: str = Field(
+        max_length=8,
+        description="'human' (an invite link), 'open' (anyone joins from the lobby) or 'bot'",
+    )
+    bot: str | None = Field(
+        None, max_length=40, description="a bot level: random, greedy, heuristic, mcts-fast, ..."
+    )
+    name: str | None = Field(None, max_length=64, description="the player's name")
 
 
 class NewGame(BaseModel):
-    game: str = Field(description="'pavilion' or 'sintra'")
-    options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[SeatSpec]
-    seed: int | None = None
+    game: str = Field(max_length=32, description="'pavilion' or 'sintra'")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="the game's options, e.g. {'players': 3}"
+    )
+    seats: list[SeatSpec] = Field(max_length=8)
+    seed: int | None = Field(
+        None,
+        ge=0,
+        lt=MAX_SEED,
+        strict=True,
+        description="replay a deal: a seeded game's draws can be computed, and it says so",
+    )
+    public: bool = Field(False, description="listed in the lobby, to join or to watch")
 
 
 class Move(BaseModel):
-    token: str
-    action: int | None = Field(None, description="an action id")
-    move: str | None = Field(None, description="or the move in notation, e.g. 'F3:R'")
+    token: str = _token()
+    action: int | None = Field(None, strict=True, description="an action id")
+    move: str | None = Field(None, max_length=64, description="or the move in notation, 'F3:R'")
 
 
 class Token(BaseModel):
-    token: str
+    token: str = _token()
+
+
+class Join(BaseModel):
+    seat: int = Field(ge=0, lt=8, description="an open seat")
+    name: str | None = Field(None, max_length=64, description="the player's name")
+
+
+# What a validation problem is called in every language, by pydantic's error type.
+PROBLEMS = {
+    "missing": N_("{where} is missing"),
+    "json_invalid": N_("the body is not valid JSON"),
+    "int_parsing": N_("{where} must be a whole number"),
+    "int_type": N_("{where} must be a whole number"),
+    "int_from_float": N_("{where} must be a whole number"),
+    "string_type": N_("{where} must be text"),
+    "string_too_long": N_("{where} is too long"),
+    "bool_parsing": N_("{where} must be true or false"),
+    "bool_type": N_("{where} must be true or false"),
+    "dict_type": N_("{where} must be an object"),
+    "model_attributes_type": N_("{where} must be an object"),
+    "list_type": N_("{where} must be a list"),
+    "too_long": N_("{where} has too many items"),
+    "greater_than_equal": N_("{where} is too small"),
+    "greater_than": N_("{where} is too small"),
+    "less_than": N_("{where} is too large"),
+    "less_than_equal": N_("{where} is too large"),
+}
 
 
 def _language(request: Request | WebSocket) -> str:
     """The client's language for messages: ``?lang=``, else Accept-Language, else English."""
     wanted = [request.query_params.get("lang")]
-    for part in request.headers.get("accept-language", "").split(","):
+    for part in request.headers.get("accept-language", "")[:200].split(","):
         wanted.append(part.split(";")[0].strip())
     return next((i18n.supported(t) for t in wanted if i18n.supported(t)), i18n.DEFAULT)
 
 
-def create_app(database: str | None = None, executor: Executor | None = None) -> FastAPI:
+def _client(request: Request | WebSocket) -> str:
+    """The client's address (behind a proxy: run uvicorn with --forwarded-allow-ips)."""
+    return request.client.host if request.client else "unknown"
+
+
+def _answer(request: Request | WebSocket, error: AzulError) -> JSONResponse:
+    gettext = i18n.in_language(_language(request))
+    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else None
+    return JSONResponse({"error": error.translate(gettext)}, status_of(error), headers=headers)
+
+
+def _invalid(exc: RequestValidationError) -> Invalid:
+    """The first problem of a request that does not have the documented shape."""
+    problem = exc.errors()[0] if exc.errors() else {}
+    where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body") or "body"
+    template = PROBLEMS.get(problem.get("type", ""), N_("{where} is not valid"))
+    return Invalid(template, where=where)
+
+
+def create_app(
+    database: str | None = None,
+    executor: Executor | None = None,
+    settings: Settings | None = None,
+) -> FastAPI:
     """The application over the database at ``database`` (an SQLAlchemy URL); bots think in
-    ``executor`` (a process pool by default)."""
-    lobby = Lobby(Store(database), executor)
+    ``executor`` (a process pool by default); ``settings`` are the operator's limits."""
+    settings = settings or Settings()
+    lobby = Lobby(Store(database), executor, settings)
+    rates = Rates({"create": settings.creates_per_minute, "hint": settings.hints_per_minute})
+    connections = Connections(settings.sockets_per_client)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        tidy = asyncio.ensure_future(lobby.keep_tidy())
         yield
+        tidy.cancel()
         lobby.close()
 
     app = FastAPI(title="Azul games", version=azul.__version__, lifespan=lifespan)
     app.state.lobby = lobby
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next):
-        size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-            return JSONResponse({"error": f"the request body is over {MAX_BODY} bytes"}, 413)
-        return await call_next(request)
+    def too_large(scope: dict) -> str:
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        lang = i18n.DEFAULT
+        for part in headers.get("accept-language", "")[:200].split(","):
+            lang = i18n.supported(part.split(";")[0].strip()) or lang
+            if lang != i18n.DEFAULT:
+                break
+        limit = TooLarge("the request body is over {n} bytes", n=settings.max_body)
+        return limit.translate(i18n.in_language(lang))
+
+    app.add_middleware(BodyLimit, limit=settings.max_body, message=too_large)
 
     @app.exception_handler(AzulError)
     async def azul_error(request: Request, exc: AzulError) -> JSONResponse:
-        status = (
-            404
-            if isinstance(exc, NotFound)
-            else 403
-            if isinstance(exc, Forbidden)
-            else (409 if isinstance(exc, Conflict) else 400)
-        )
-        return JSONResponse({"error": exc.translate(i18n.in_language(_language(request)))}, status)
+        return _answer(request, exc)
 
-    @app.get("/api/games")
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _answer(request, _invalid(exc))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        if exc.status_code == 404:
+            error: AzulError = NotFound("there is no such page: {path}", path=request.url.path[:80])
+        elif exc.status_code == 405:
+            error = AzulError("{method} is not allowed here", method=request.method)
+        else:
+            error = AzulError("the request was refused ({status})", status=exc.status_code)
+        response = _answer(request, error)
+        response.status_code = exc.status_code
+        return response
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        gettext = i18n.in_language(_language(request))
+        return JSONResponse({"error": gettext("internal error: the server could not answer")}, 500)
+
+    def ask(gid: str) -> dict[str, Any]:
+        """The OpenAPI link from a new game to its views (for clients and API fuzzers)."""
+        return {
+            "operationId": gid,
+            "parameters": {
+                "game_id": "$response.body#/id",
+                "token": "$response.body#/watch_token",
+            },
+        }
+
+    @app.get("/api/games", operation_id="list_games", responses=responses())
     async def list_games() -> list[dict]:
-        return lobby.store.list_games()
+        """The public games, newest first: their open seats to join, and links to watch."""
+        return await lobby.lobby()
 
-    @app.post("/api/games", status_code=201)
-    async def new_game(body: NewGame) -> dict:
+    @app.post(
+        "/api/games",
+        status_code=201,
+        operation_id="new_game",
+        responses={
+            **responses(400, 429),
+            201: {
+                "description": "the new game, with each person's token",
+                "links": {
+                    "GetGame": ask("get_game"),
+                    "GetSvg": ask("get_svg"),
+                    "GetRecord": ask("get_record"),
+                },
+            },
+        },
+    )
+    async def new_game(body: NewGame, request: Request) -> dict:
+        rates.hit("create", _client(request))
         seats = [s.model_dump() for s in body.seats]
-        return await lobby.create(body.game, body.options, seats, body.seed)
+        return await lobby.create(body.game, body.options, seats, body.seed, body.public)
 
-    @app.get("/api/stats")
+    @app.post(
+        "/api/games/{game_id}/join", operation_id="join", responses=responses(400, 404, 409, 429)
+    )
+    async def join(game_id: str, body: Join, request: Request) -> dict:
+        """Take an open seat of a public game: the answer holds the seat's token."""
+        rates.hit("create", _client(request))
+        return await lobby.join(game_id, body.seat, body.name)
+
+    @app.get("/api/stats", operation_id="stats", responses=responses())
     async def get_stats() -> dict:
         """Tables in memory, people's moves since the start, and the server's time per move
         (checks, commit and live views, not bots thinking)."""
         return lobby.stats()
 
-    @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str, token: str = Query(...)) -> dict:
-        return lobby.view(game_id, token)
+    @app.get("/api/games/{game_id}", operation_id="get_game", responses=responses(403, 404))
+    async def get_game(game_id: str, token: str = Query(max_length=64)) -> dict:
+        """A seat's or the spectators' view, with the legal moves of the seat to move."""
+        return await lobby.view(game_id, token)
 
-    @app.post("/api/games/{game_id}/moves")
+    @app.post(
+        "/api/games/{game_id}/moves",
+        operation_id="post_move",
+        responses=responses(400, 403, 404, 409),
+    )
     async def post_move(game_id: str, body: Move) -> dict:
         return await lobby.move(game_id, body.token, body.action, body.move)
 
-    @app.post("/api/games/{game_id}/undo")
+    @app.post(
+        "/api/games/{game_id}/undo", operation_id="post_undo", responses=responses(403, 404, 409)
+    )
     async def post_undo(game_id: str, body: Token) -> dict:
         return await lobby.undo(game_id, body.token)
 
-    @app.get("/api/games/{game_id}/svg")
+    @app.get(
+        "/api/games/{game_id}/svg",
+        operation_id="get_svg",
+        responses={**responses(400, 403, 404), 200: {"content": {"image/svg+xml": {}}}},
+    )
     async def get_svg(
         game_id: str,
-        token: str = Query(...),
+        token: str = Query(max_length=64),
         patterns: bool = Query(False, description="a pattern per colour (colour-blind mode)"),
-        ply: int | None = Query(None, description="the position after this many moves"),
-        lang: str = Query("en", description="language of the drawing's words: en, fr or pt"),
+        ply: int | None = Query(None, ge=0, le=10_000, description="the position after N moves"),
+        lang: str = Query("en", max_length=8, description="language of the drawing's words"),
     ) -> Response:
         if lang not in i18n.LANGUAGES:
-            raise AzulError(f"lang {lang!r}: use one of {', '.join(i18n.LANGUAGES)}")
-        svg = lobby.svg(game_id, token, patterns, ply, lang)
+            raise AzulError(
+                "lang {lang!r}: use one of {languages}",
+                lang=lang,
+                languages=", ".join(i18n.LANGUAGES),
+            )
+        svg = await lobby.svg(game_id, token, patterns, ply, lang)
         return Response(svg, media_type="image/svg+xml")
 
-    @app.get("/api/i18n/{lang}")
+    @app.get("/api/i18n/{lang}", operation_id="get_catalog", responses=responses(404))
     async def get_catalog(lang: str) -> dict:
         """The browser client's words in ``lang`` (msgid: text), and the rules summaries."""
         if lang not in i18n.LANGUAGES:
-            raise NotFound(f"no language {lang!r}: use one of {', '.join(i18n.LANGUAGES)}")
+            raise NotFound(
+                "no language {lang!r}: use one of {languages}",
+                lang=lang[:20],
+                languages=", ".join(i18n.LANGUAGES),
+            )
         return {
             "lang": lang,
             "languages": i18n.LANGUAGES,
@@ -138,39 +293,60 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
             "rules": {game: i18n.rules(game, lang) for game in sorted(azul.GAMES)},
         }
 
-    @app.post("/api/games/{game_id}/hint")
-    async def post_hint(game_id: str, body: Token) -> list[dict]:
+    @app.post(
+        "/api/games/{game_id}/hint",
+        operation_id="post_hint",
+        responses=responses(403, 404, 409, 429),
+    )
+    async def post_hint(game_id: str, body: Token, request: Request) -> list[dict]:
+        """A bot's three best moves for the seat to move."""
+        rates.hit("hint", _client(request))
         return await lobby.hint(game_id, body.token)
 
-    @app.get("/api/games/{game_id}/record")
-    async def get_record(game_id: str, token: str = Query(...)) -> PlainTextResponse:
-        return PlainTextResponse(lobby.record(game_id, token), media_type="application/jsonl")
+    @app.get(
+        "/api/games/{game_id}/record",
+        operation_id="get_record",
+        responses={**responses(403, 404), 200: {"content": {"application/jsonl": {}}}},
+    )
+    async def get_record(game_id: str, token: str = Query(max_length=64)) -> PlainTextResponse:
+        """The replayable record so far: the moves and the draws that happened."""
+        text = await lobby.record(game_id, token)
+        return PlainTextResponse(text, media_type="application/jsonl")
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def live(websocket: WebSocket, game_id: str, token: str = Query(...)) -> None:
+    async def live(websocket: WebSocket, game_id: str, token: str = "") -> None:
+        client = _client(websocket)
+        lang = _language(websocket)
         try:
-            queue, first = lobby.subscribe(game_id, token)
+            connections.enter(client)
+        except TooMany as e:
+            await websocket.close(code=4429, reason=e.translate(i18n.in_language(lang))[:120])
+            return
+        try:
+            table, listener = await lobby.subscribe(game_id, token)
         except AzulError as e:
-            await websocket.close(code=4403, reason=str(e)[:120])
+            connections.leave(client)
+            code = {404: 4404, 403: 4403, 429: 4429}.get(status_of(e), 4400)
+            await websocket.close(code=code, reason=e.translate(i18n.in_language(lang))[:120])
             return
         await websocket.accept()
         receiver = asyncio.ensure_future(websocket.receive())
+        getter = None
         try:
-            await websocket.send_json(first)
             while True:  # views as they come, until the client goes away
-                getter = asyncio.ensure_future(queue.get())
+                getter = asyncio.ensure_future(listener.next())
                 done, _ = await asyncio.wait(
                     {receiver, getter}, return_when=asyncio.FIRST_COMPLETED
                 )
                 if getter in done:
-                    await websocket.send_json(getter.result())
+                    await websocket.send_text(getter.result())
                 else:
                     getter.cancel()
                 if receiver in done:
                     message = receiver.result()
                     if message["type"] == "websocket.disconnect":
                         break
-                    error = await _ws_move(game_id, token, message, _language(websocket))
+                    error = await _ws_move(game_id, token, message, lang)
                     if error is not None:
                         await websocket.send_json({"error": error})
                     receiver = asyncio.ensure_future(websocket.receive())
@@ -178,23 +354,30 @@ def create_app(database: str | None = None, executor: Executor | None = None) ->
             pass
         finally:
             receiver.cancel()
-            lobby.unsubscribe(game_id, queue)
+            if getter is not None:
+                getter.cancel()
+            lobby.unsubscribe(table, listener)
+            connections.leave(client)
 
     async def _ws_move(game_id: str, token: str, message: dict, lang: str) -> str | None:
         """A move sent over the WebSocket, {"action": id} or {"move": text}: the new view
         reaches every listener; an error is answered to this client only."""
+        gettext = i18n.in_language(lang)
         raw = message.get("text") or message.get("bytes") or ""
-        if len(raw) > MAX_BODY:
-            return f"the message is over {MAX_BODY} bytes"
+        if len(raw) > settings.max_body:
+            return TooLarge("the message is over {n} bytes", n=settings.max_body).translate(gettext)
         try:
             body = json.loads(raw)
             if not isinstance(body, dict) or not body.keys() <= {"action", "move"}:
-                return 'a message is {"action": id} or {"move": "F3:R"}'
+                raise AzulError('a message is {"action": id} or {"move": "F3:R"}')
             await lobby.play(game_id, token, body.get("action"), body.get("move"))
-        except json.JSONDecodeError as e:
-            return f"the message is not JSON: {e}"
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return gettext("the message is not JSON")
         except AzulError as e:
-            return e.translate(i18n.in_language(lang))
+            return e.translate(gettext)
+        except Exception:
+            log.exception("internal error on a WebSocket move in game %s", game_id)
+            return gettext("internal error: the server could not answer")
         return None
 
     @app.get("/", include_in_schema=False)

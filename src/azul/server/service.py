@@ -1,61 +1,46 @@
-"""Tables of play: games loaded from the store, moves checked and committed, bots thinking in a
-process pool, views sent to every connected client.
+"""Tables of play: games loaded from the store, moves checked and committed, chance drawn, bots
+thinking in a process pool, views sent to every connected client.
 
 Each seat has a secret token; only its holder moves for it. A client only ever receives the
-public view of a table, which holds neither the generator's state nor anything else that
-predicts future draws.
+public view of a table. Unless a game was created with a seed, every chance outcome is drawn from
+the operating system's generator when it is due and stored in the log with the moves, so nothing
+a client can see predicts a future draw.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import math
 import multiprocessing
 import os
+import random
+import re
 import secrets
 import time
-from collections import deque
-from concurrent.futures import Executor, ProcessPoolExecutor
+import unicodedata
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import azul
 from azul.arena.match import BotSpec
-from azul.core.errors import AzulError, IllegalMoveError
-from azul.server.store import Store, StoredGame
+from azul.core.api import CHANCE
+from azul.core.errors import AzulError, IllegalMoveError, OptionError
+from azul.server.errors import Conflict, Forbidden, NotFound, TooMany
+from azul.server.settings import DEFAULT_COMPONENTS, LEVELS, Settings
+from azul.server.store import CHANCE_SEAT, Seat, Stale, Store, StoredGame, now
 
+log = logging.getLogger("azul.server")
 
-class NotFound(AzulError):
-    """An unknown game."""
-
-
-class Forbidden(AzulError):
-    """A token that does not give the right to do this."""
-
-
-class Conflict(AzulError):
-    """A valid request at the wrong moment: not your turn, the game is over."""
-
-
-@dataclass
-class Table:
-    stored: StoredGame
-    state: azul.State
-    movers: list[int]  # seat of each move
-    moves: list[str]  # notation of each move, as played
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    thinking: bool = False  # a bot task is running for this table
-    drew: bool | None = None  # whether a draw happened during the last move (None: unknown)
-    listeners: list[tuple[asyncio.Queue, int | None]] = field(default_factory=list)
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token plays, None for the spectator token; Forbidden otherwise."""
-        for seat in self.stored.seats:
-            if token is not None and secrets.compare_digest(seat.token, token):
-                return seat.seat
-        if token is not None and secrets.compare_digest(self.stored.watch_token, token):
-            return None
-        raise Forbidden("this link's token does not belong to this game")
+GAME_ID = re.compile(r"[0-9a-f]{16}")
+MAX_SEED = 2**63  # seeds are 0 .. 2**63 - 1
+NAME_LENGTH = 24
+_SYSTEM = random.SystemRandom()  # the operating system's generator
 
 
 def _die_with_parent(server: int) -> None:
@@ -64,7 +49,7 @@ def _die_with_parent(server: int) -> None:
         import ctypes
         import signal
 
-        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
     if os.getppid() != server:  # the server died while this worker was starting
@@ -72,7 +57,7 @@ def _die_with_parent(server: int) -> None:
 
 
 def _position(game: str, options: dict, seed: int, actions: list[int]) -> azul.State:
-    """A game's position rebuilt from its record."""
+    """A game's position rebuilt from its log."""
     state = azul.load_game(game, **options).new_initial_state(seed)
     for a in actions:
         state.apply_action(a)
@@ -92,21 +77,129 @@ def _hint(game: str, options: dict, seed: int, actions: list[int], bot_seed: int
     return [{"action": c.action, "move": c.move, "value": round(c.value, 3)} for c in best]
 
 
+def _draw(state: azul.State) -> int:
+    """A chance outcome drawn by the operating system's generator, by its probability."""
+    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+    return _SYSTEM.choices(outcomes, weights)[0]
+
+
+def _clean_name(name: Any, where: str) -> str | None:
+    """A player's name: printable text of at most NAME_LENGTH characters, or None."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise AzulError("{where}: a name is text", where=where)
+    name = " ".join(name.split())
+    if len(name) > NAME_LENGTH or any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise AzulError(
+            "{where}: a name is at most {n} printable characters", where=where, n=NAME_LENGTH
+        )
+    return name or None
+
+
+class MoveTimes:
+    """The server's time per move, kept as a histogram of 2% wide buckets (no list to sort)."""
+
+    STEP = math.log(1.02)
+
+    def __init__(self) -> None:
+        self.counts: dict[int, int] = {}
+        self.total = 0
+        self.longest = 0.0
+
+    def add(self, seconds: float) -> None:
+        bucket = math.floor(math.log(max(seconds, 1e-7)) / self.STEP)
+        self.counts[bucket] = self.counts.get(bucket, 0) + 1
+        self.total += 1
+        self.longest = max(self.longest, seconds)
+
+    def quantile(self, q: float) -> float | None:
+        """Milliseconds below which a share ``q`` of the moves took (the bucket's top)."""
+        if not self.total:
+            return None
+        rank = q * self.total
+        seen = 0
+        for bucket in sorted(self.counts):
+            seen += self.counts[bucket]
+            if seen >= rank:
+                return round(1000 * min(math.exp((bucket + 1) * self.STEP), self.longest), 2)
+        return round(1000 * self.longest, 2)
+
+
+@dataclass
+class Listener:
+    """A live connection: it is sent the newest view of its audience, older ones are dropped."""
+
+    seat: int | None
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    text: str = ""
+
+    def post(self, text: str) -> None:
+        self.text = text
+        self.ready.set()
+
+    async def next(self) -> str:
+        await self.ready.wait()
+        self.ready.clear()
+        return self.text
+
+
+@dataclass
+class Table:
+    stored: StoredGame
+    options: dict  # the engine's options
+    state: azul.State
+    notation: list[str]  # of each log entry
+    starts: list[int]  # the log index of each player move
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    thinking: bool = False  # a bot task is running for this table
+    listeners: list[Listener] = field(default_factory=list)
+    views: dict[int | None, tuple[dict, str]] = field(default_factory=dict)  # by audience
+    users: int = 0  # requests using the table now
+    used: float = field(default_factory=time.monotonic)
+    undo_points: dict[int, int | None] = field(default_factory=dict)  # by seat, this version
+
+    def seat_of(self, token: Any) -> int | None:
+        """The seat a token plays, None for the spectator token; Forbidden otherwise."""
+        if isinstance(token, str):
+            for seat in self.stored.seats:
+                if seat.kind != "open" and secrets.compare_digest(seat.token, token):
+                    return seat.seat
+            if secrets.compare_digest(self.stored.watch_token, token):
+                return None
+        raise Forbidden("this link's token does not belong to this game")
+
+    def kind(self, seat: int) -> str:
+        return self.stored.seats[seat].kind
+
+    def actions(self, upto: int | None = None) -> list[int]:
+        return [a for _, a in self.stored.log[:upto]]
+
+    def changed(self) -> None:
+        self.views.clear()
+        self.undo_points.clear()
+
+
 class Lobby:
     """Every table of the server, made from and written to the store."""
 
-    def __init__(self, store: Store, executor: Executor | None = None):
+    def __init__(
+        self, store: Store, executor: Executor | None = None, settings: Settings | None = None
+    ):
         self.store = store
+        self.settings = settings or Settings()
         self.executor = executor
+        self.io = ThreadPoolExecutor(4, thread_name_prefix="azul-store")
         self.tables: dict[str, Table] = {}
+        self.loading: dict[str, asyncio.Future[Table]] = {}
         self.tasks: set[asyncio.Task] = set()
-        self.move_times: deque[float] = deque(maxlen=1_000_000)  # seconds per human move
+        self.move_times = MoveTimes()
 
     def _pool(self) -> Executor:
         if self.executor is None:
             # spawned, not forked: a worker must not inherit the server's listening socket
             self.executor = ProcessPoolExecutor(
-                max_workers=2,
+                max_workers=self.settings.bot_processes,
                 initializer=_die_with_parent,
                 initargs=(os.getpid(),),
                 mp_context=multiprocessing.get_context("spawn"),
@@ -114,90 +207,204 @@ class Lobby:
         return self.executor
 
     def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
         if self.executor is not None:
+            processes = getattr(self.executor, "_processes", None) or {}
             self.executor.shutdown(wait=False, cancel_futures=True)
+            for process in list(processes.values()):  # a bot thinking now is not waited for
+                process.kill()
+        self.io.shutdown(wait=False)
+
+    async def _io(self, function, *args):
+        """Run a store call in the store's threads: the event loop never waits on the database."""
+        return await asyncio.get_running_loop().run_in_executor(self.io, function, *args)
 
     # -- creating and loading -----------------------------------------------------------
+    def _engine_options(self, options: dict, seeded: bool) -> dict[str, Any]:
+        """The engine's options of a stored game: component sets by name become files; chance
+        is explicit (drawn by the server) unless the game is seeded."""
+        engine = {k: v for k, v in options.items() if k != "explicit_chance"}
+        if "components" in engine:
+            engine["components"] = self.settings.component_file(
+                engine["components"] or DEFAULT_COMPONENTS
+            )
+        engine["explicit_chance"] = not seeded
+        return engine
+
     async def create(
         self,
         game: str,
         options: dict[str, Any],
         seats: list[dict[str, Any]],
         seed: int | None = None,
+        public: bool = False,
     ) -> dict[str, Any]:
-        """A new game; ``seats`` lists {"kind": "human"} or {"kind": "bot", "bot": spec}."""
-        g = azul.load_game(game, **options)  # OptionError names a bad option
-        if g.info.options.get("explicit_chance"):
-            raise AzulError("explicit_chance: the server draws with each game's own generator")
-        if len(seats) != g.info.num_players:
+        """A new game; ``seats`` lists {"kind": "human" | "open" | "bot", "bot": level,
+        "name": text}. Without a seed every draw is the operating system's."""
+        if not isinstance(options, dict):
+            raise OptionError("options: expected an object")
+        if "explicit_chance" in options:
+            raise OptionError("explicit_chance: the server decides how chance is drawn")
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED
+        ):
+            raise OptionError("seed: {seed} is not in 0..2**63 - 1", seed=seed)
+        seeded = seed is not None
+        components = "components" in azul.load_game(game).options  # names the known games
+        stored_options = dict(options)
+        if components:
+            stored_options["components"] = options.get("components") or DEFAULT_COMPONENTS
+        g = azul.load_game(game, **self._engine_options(stored_options, seeded))  # a bad option
+        named = stored_options.get("components")
+        stored_options = {k: v for k, v in g.options.items() if k != "explicit_chance"}
+        if components:
+            stored_options["components"] = named
+        if not isinstance(seats, list) or len(seats) != g.info.num_players:
             raise AzulError(
-                f"seats: {g.info.num_players} players need {g.info.num_players} "
-                f"seats, got {len(seats)}"
+                "seats: {n} players need {n} seats, got {got}",
+                n=g.info.num_players,
+                got=len(seats) if isinstance(seats, list) else 0,
             )
-        clean = []
-        for i, seat in enumerate(seats):
-            kind = seat.get("kind") if isinstance(seat, dict) else None
-            if kind == "human":
-                clean.append({"kind": "human", "token": secrets.token_urlsafe(18)})
-            elif kind == "bot":
-                spec = seat.get("bot", "heuristic")
-                if not isinstance(spec, str):
-                    raise AzulError(f"seats[{i}].bot: expected a bot name like 'mcts:time=1'")
-                BotSpec.parse(spec).make(0)  # an unknown bot or option is refused now
-                clean.append({"kind": "bot", "bot": spec, "token": secrets.token_urlsafe(18)})
-            else:
-                raise AzulError(f"seats[{i}]: kind is 'human' or 'bot'")
+        rows = [self._seat(i, spec, public) for i, spec in enumerate(seats)]
         game_id = secrets.token_hex(8)
-        seed = secrets.randbelow(2**31) if seed is None else seed
-        watch = secrets.token_urlsafe(18)
-        self.store.create(game_id, game, dict(g.options), seed, watch, clean)
-        self._load(game_id)  # starts the bots if a bot moves first
+        state = g.new_initial_state(seed if seeded else 0)
+        log: list[tuple[int, int]] = []
+        self._settle(state, log)
+        stored = StoredGame(
+            id=game_id,
+            game=game,
+            options=stored_options,
+            seed=seed if seeded else secrets.randbelow(MAX_SEED),
+            seeded=seeded,
+            public=bool(public),
+            finished=False,
+            watch_token=secrets.token_urlsafe(18),
+            created=now(),
+            seats=rows,
+            log=log,
+            version=0,
+        )
+        tokens = [row.token if row.kind == "human" else None for row in rows]
+        await self._io(self.store.create, stored)
+        async with self._use(game_id):  # starts the bots if a bot moves first
+            pass
         return {
             "id": game_id,
+            "seeded": seeded,
             "seats": [
-                {
-                    "seat": i,
-                    "kind": s["kind"],
-                    "bot": s.get("bot"),
-                    "token": s["token"] if s["kind"] == "human" else None,
-                }
-                for i, s in enumerate(clean)
+                {"seat": r.seat, "kind": r.kind, "bot": r.bot, "name": r.name, "token": tokens[i]}
+                for i, r in enumerate(rows)
             ],
-            "watch_token": watch,
+            "watch_token": stored.watch_token,
         }
 
-    def _load(self, game_id: str) -> Table:
+    def _seat(self, i: int, spec: Any, public: bool) -> Seat:
+        where = f"seats[{i}]"
+        kind = spec.get("kind") if isinstance(spec, dict) else None
+        name = _clean_name(spec.get("name"), where) if isinstance(spec, dict) else None
+        token = secrets.token_urlsafe(18)
+        if kind == "human":
+            return Seat(i, kind, token, name=name)
+        if kind == "open":
+            if not public:
+                raise AzulError(
+                    "{where}: an open seat is joined from the lobby: make the game public",
+                    where=where,
+                )
+            return Seat(i, kind, token)
+        if kind == "bot":
+            level = spec.get("bot") or "heuristic"
+            if not isinstance(level, str):
+                raise AzulError("{where}.bot: expected a bot level", where=where)
+            self.settings.level(level)  # an unknown level is refused with the known ones
+            return Seat(i, kind, token, bot=level, name=name)
+        raise AzulError("{where}: kind is 'human', 'open' or 'bot'", where=where)
+
+    def _settle(self, state: azul.State, log: list[tuple[int, int]]) -> None:
+        """Draw every chance outcome now due, appending them to ``log``."""
+        while state.is_chance_node():
+            outcome = _draw(state)
+            state.apply_action(outcome)
+            log.append((CHANCE_SEAT, outcome))
+
+    @asynccontextmanager
+    async def _use(self, game_id: Any) -> AsyncIterator[Table]:
+        """The table of a game, loaded once however many ask at the same time, and kept in
+        memory while anyone uses it."""
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            raise NotFound("there is no game {game!r}", game=str(game_id)[:40])
         table = self.tables.get(game_id)
-        if table is not None:
-            return table
-        stored = self.store.load(game_id)
+        if table is None:
+            loading = self.loading.get(game_id)
+            if loading is None:
+                loading = asyncio.ensure_future(self._load(game_id))
+                self.loading[game_id] = loading
+                loading.add_done_callback(lambda _: self.loading.pop(game_id, None))
+            table = await asyncio.shield(loading)
+        table.users += 1
+        try:
+            yield table
+        finally:
+            table.users -= 1
+            table.used = time.monotonic()
+
+    async def _load(self, game_id: str) -> Table:
+        stored = await self._io(self.store.load, game_id)
         if stored is None:
             raise NotFound("there is no game {game!r}", game=game_id)
-        state = azul.load_game(stored.game, **stored.options).new_initial_state(stored.seed)
-        movers, moves = [], []
-        for a in stored.actions:
-            movers.append(state.current_player())
-            moves.append(state.action_to_string(a))
+        options = self._engine_options(stored.options, stored.seeded)
+        state = azul.load_game(stored.game, **options).new_initial_state(stored.seed)
+        notation, starts = [], []
+        for i, (seat, a) in enumerate(stored.log):
+            if seat != CHANCE_SEAT:
+                starts.append(i)
+            notation.append(state.action_to_string(a))
             state.apply_action(a)
-        table = Table(stored, state, movers, moves)
+        table = Table(stored, options, state, notation, starts)
         self.tables[game_id] = table
+        self._evict()
         self._start_bots(table)
         return table
 
-    # -- views --------------------------------------------------------------------------
-    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        table = self._load(game_id)
-        return self._view(table, table.seat_of(token))
+    def _evict(self) -> None:
+        """Forget tables nobody uses: idle ones, and the least recently used beyond the cap."""
+        limit = time.monotonic() - self.settings.idle_seconds
+        idle = [
+            t
+            for t in self.tables.values()
+            if not (t.users or t.listeners or t.thinking or t.lock.locked())
+        ]
+        idle.sort(key=lambda t: t.used)
+        extra = len(self.tables) - self.settings.max_tables
+        for i, table in enumerate(idle):
+            if i < extra or table.used < limit:
+                del self.tables[table.stored.id]
 
-    def _view(self, table: Table, seat: int | None) -> dict[str, Any]:
+    async def keep_tidy(self, every: float = 30.0) -> None:
+        """Evict idle tables now and then (a task of the application's lifetime)."""
+        while True:
+            await asyncio.sleep(every)
+            self._evict()
+
+    # -- views --------------------------------------------------------------------------
+    async def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        async with self._use(game_id) as table:
+            return self._view(table, table.seat_of(token))[0]
+
+    def _view(self, table: Table, seat: int | None) -> tuple[dict[str, Any], str]:
+        """A seat's or the spectators' view and its JSON text, built once per change."""
+        known = table.views.get(seat)
+        if known is not None:
+            return known
         state = table.state
         position = state.to_json()
         for private in ("rng", "history"):  # the generator predicts future draws
             position.pop(private, None)
+        position["options"] = self._shown_options(table.stored)
         to_move = state.current_player()
-        human = {s.seat for s in table.stored.seats if s.kind == "human"}
         legal = []
-        if seat is not None and seat == to_move and seat in human:
+        if seat is not None and seat == to_move and table.kind(seat) == "human":
             legal = [
                 {
                     "action": a,
@@ -206,13 +413,14 @@ class Lobby:
                 }
                 for a in state.legal_actions()
             ]
-        return {
+        view = {
             "id": table.stored.id,
             "version": table.stored.version,  # clients keep the newest view they got
             "game": table.stored.game,
-            "options": table.stored.options,
+            "options": self._shown_options(table.stored),
+            "seeded": table.stored.seeded,
             "you": seat,
-            "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in table.stored.seats],
+            "seats": self._seats(table.stored),
             "to_move": to_move if to_move >= 0 else None,
             "decision": state.decision(),
             "over": state.is_terminal(),
@@ -220,15 +428,27 @@ class Lobby:
             "winners": state.winners(),
             "breakdown": state.score_breakdown(),
             "log": [
-                {"ply": i + 1, "seat": p, "move": m}
-                for i, (p, m) in enumerate(zip(table.movers, table.moves, strict=True))
+                {"ply": n + 1, "seat": table.stored.log[i][0], "move": table.notation[i]}
+                for n, i in enumerate(table.starts)
             ],
             "legal": legal,
-            "can_undo": seat is not None and self._undo_allowed(table, seat),
+            "can_undo": seat is not None and self._undo_point(table, seat) is not None,
             "position": position,
         }
+        known = table.views[seat] = (view, json.dumps(view))
+        return known
 
-    def svg(
+    @staticmethod
+    def _shown_options(stored: StoredGame) -> dict[str, Any]:
+        return {k: v for k, v in stored.options.items() if k != "explicit_chance"}
+
+    @staticmethod
+    def _seats(stored: StoredGame) -> list[dict[str, Any]]:
+        return [
+            {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name} for s in stored.seats
+        ]
+
+    async def svg(
         self,
         game_id: str,
         token: str | None,
@@ -237,42 +457,88 @@ class Lobby:
         lang: str = "en",
     ) -> str:
         """The drawing of the table, or of the position after ``ply`` moves (replays)."""
-        table = self._load(game_id)
-        table.seat_of(token)
-        state = table.state
-        if ply is not None:
-            plies = len(table.stored.actions)
-            if not 0 <= ply <= plies:
-                raise AzulError("ply {ply}: this game has moves 0..{last}", ply=ply, last=plies)
-            state = self._replay(table, ply)
-        return state.to_svg(patterns, lang)
+        async with self._use(game_id) as table:
+            table.seat_of(token)
+            state = table.state
+            if ply is not None:
+                plies = len(table.starts)
+                if not 0 <= ply <= plies:
+                    raise AzulError("ply {ply}: this game has moves 0..{last}", ply=ply, last=plies)
+                state = self._replay(table, table.starts[ply] if ply < plies else None)
+            return state.to_svg(patterns, lang)
 
     async def hint(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
         """The hint bot's best moves for the seat to move, thought out in the process pool."""
-        table = self._load(game_id)
-        seat = table.seat_of(token)
-        if seat is None or seat != table.state.current_player():
-            raise Conflict("hints are for the player to move")
-        s = table.stored
-        job = (s.game, s.options, s.seed, list(s.actions), s.seed + len(s.actions))
+        async with self._use(game_id) as table:
+            seat = table.seat_of(token)
+            if seat is None or seat != table.state.current_player():
+                raise Conflict("hints are for the player to move")
+            s = table.stored
+            job = (s.game, table.options, s.seed, table.actions(), s.seed + len(s.log))
         return await asyncio.get_running_loop().run_in_executor(self._pool(), _hint, *job)
 
-    def record(self, game_id: str, token: str | None) -> str:
+    async def record(self, game_id: str, token: str | None) -> str:
+        """The game's record so far: the moves and the draws that happened."""
         from azul.core.records import Record
 
-        table = self._load(game_id)
-        table.seat_of(token)
-        s = table.stored
-        rec = Record(
-            s.game,
-            s.options,
-            s.seed,
-            list(s.actions),
-            list(table.moves),
-            list(table.movers),
-            table.state.scores() if table.state.is_terminal() else None,
-        )
-        return "\n".join(rec.to_lines()) + "\n"
+        async with self._use(game_id) as table:
+            table.seat_of(token)
+            s = table.stored
+            options = self._shown_options(s)
+            if options.get("components") == DEFAULT_COMPONENTS:
+                options["components"] = None
+            options["explicit_chance"] = not s.seeded
+            rec = Record(
+                s.game,
+                options,
+                s.seed if s.seeded else None,
+                table.actions(),
+                list(table.notation),
+                [CHANCE if seat == CHANCE_SEAT else seat for seat, _ in s.log],
+                table.state.scores() if table.state.is_terminal() else None,
+                seeded=s.seeded,
+            )
+            return "\n".join(rec.to_lines()) + "\n"
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The public games: open seats to join and games to watch, newest first."""
+        games = await self._io(self.store.list_public, self.settings.lobby_games)
+        return [
+            {
+                "id": g.id,
+                "game": g.game,
+                "options": self._shown_options(g),
+                "seeded": g.seeded,
+                "created": g.created,
+                "over": g.finished,
+                "seats": self._seats(g),
+                "open": [s.seat for s in g.seats if s.kind == "open"],
+                "watch_token": g.watch_token,
+            }
+            for g in games
+        ]
+
+    async def join(self, game_id: str, seat: Any, name: Any) -> dict[str, Any]:
+        """Take an open seat of a public game: its token."""
+        name = _clean_name(name, "name")
+        async with self._use(game_id) as table:
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise AzulError("seat: expected a seat number")
+            seats = table.stored.seats
+            if not 0 <= seat < len(seats):
+                raise AzulError(
+                    "seat {seat}: this game has seats 0..{last}", seat=seat, last=len(seats) - 1
+                )
+            token = secrets.token_urlsafe(18)
+            async with table.lock:
+                if seats[seat].kind != "open" or not await self._io(
+                    self.store.claim, game_id, seat, name, token
+                ):
+                    raise Conflict("seat {seat} is not open", seat=seat)
+                seats[seat].kind, seats[seat].name, seats[seat].token = "human", name, token
+                table.changed()
+                self._broadcast(table)
+            return {"id": game_id, "seat": seat, "token": token}
 
     # -- moves ----------------------------------------------------------------------------
     async def move(
@@ -280,7 +546,7 @@ class Lobby:
     ) -> dict[str, Any]:
         """Play a human's action (an id or the notation); committed before it is answered."""
         table, seat = await self.play(game_id, token, action, move)
-        return self._view(table, seat)
+        return self._view(table, seat)[0]
 
     async def play(
         self, game_id: str, token: str | None, action: Any = None, move: Any = None
@@ -288,93 +554,109 @@ class Lobby:
         """Play a human's action and tell every listener; the table and the seat that moved.
         The time it takes (lock, checks, commit, views for the listeners) is recorded."""
         start = time.perf_counter()
-        table = self._load(game_id)
-        seat = table.seat_of(token)
-        async with table.lock:
-            state = table.state
-            if seat is None:
-                raise Forbidden("a spectator link cannot move")
-            if state.is_terminal():
-                raise Conflict("the game is over")
-            if state.current_player() != seat:
-                raise Conflict(
-                    "it is seat {turn}'s turn, not seat {seat}'s",
-                    turn=state.current_player(),
-                    seat=seat,
-                )
-            if (action is None) == (move is None):
-                raise IllegalMoveError("send either 'action' (an id) or 'move' (the notation)")
-            if move is not None:
-                action = state.string_to_action(move)
-            self._play(table, seat, action)
-        self._start_bots(table)
-        self.move_times.append(time.perf_counter() - start)
+        async with self._use(game_id) as table:
+            seat = table.seat_of(token)
+            async with table.lock:
+                state = table.state
+                if seat is None:
+                    raise Forbidden("a spectator link cannot move")
+                if state.is_terminal():
+                    raise Conflict("the game is over")
+                if state.current_player() != seat:
+                    raise Conflict(
+                        "it is seat {turn}'s turn, not seat {seat}'s",
+                        turn=state.current_player(),
+                        seat=seat,
+                    )
+                if (action is None) == (move is None):
+                    raise IllegalMoveError("send either 'action' (an id) or 'move' (the notation)")
+                if move is not None:
+                    action = state.string_to_action(move)
+                await self._commit(table, seat, action)
+            self._start_bots(table)
+        self.move_times.add(time.perf_counter() - start)
         return table, seat
 
-    def stats(self) -> dict[str, Any]:
-        """Moves played by people since the server started, and how long the server took."""
-        times = sorted(self.move_times)
-
-        def ms(q: float) -> float | None:
-            return (
-                round(1000 * times[min(len(times) - 1, int(q * len(times)))], 2) if times else None
-            )
-
-        return {
-            "tables": len(self.tables),
-            "moves": len(times),
-            "move_ms": {"p50": ms(0.5), "p99": ms(0.99), "max": ms(1.0)},
-        }
-
-    def _play(self, table: Table, seat: int, action: int) -> None:
-        """Apply on a copy, commit, then make the copy the table's state (all or nothing)."""
+    async def _commit(self, table: Table, seat: int, action: int) -> None:
+        """Apply on a copy, draw what is then due, commit, then make the copy the table's state
+        (all or nothing). The caller holds the table's lock."""
         after = table.state.clone()
         after.apply_action(action)  # raises with the reason; nothing changed
-        drew = after.generator_state() != table.state.generator_state()
-        text = table.state.action_to_string(action)
-        ply = len(table.stored.actions) + 1
-        self.store.add_move(table.stored.id, ply, action, seat)
-        table.stored.actions.append(action)
-        table.movers.append(seat)
-        table.moves.append(text)
+        entries = [(seat, action)]
+        self._settle(after, entries)
+        notation = [table.state.action_to_string(action)]
+        replay = table.state.clone()
+        replay.apply_action(action)
+        for _, outcome in entries[1:]:
+            notation.append(replay.action_to_string(outcome))
+            replay.apply_action(outcome)
+        s = table.stored
+        try:
+            await self._io(
+                self.store.append, s.id, len(s.log) + 1, entries, s.version, after.is_terminal()
+            )
+        except Stale:
+            self.tables.pop(s.id, None)  # another writer moved on: reload from the store
+            raise
+        table.starts.append(len(s.log))
+        s.log.extend(entries)
+        table.notation.extend(notation)
         table.state = after
-        table.drew = drew
-        table.stored.version += 1
+        s.version += 1
+        s.finished = after.is_terminal()
+        table.changed()
         self._broadcast(table)
 
-    def _undo_allowed(self, table: Table, seat: int) -> bool:
-        """The seat's own last action, with nobody else acting and no draw since (rules of the
-        table, not of the game)."""
-        if not table.movers or table.movers[-1] != seat or table.state.is_terminal():
-            return False
-        if table.drew is None:  # loaded from the store: replay the last move once
-            before = self._replay(table, len(table.stored.actions) - 1)
-            table.drew = before.generator_state() != table.state.generator_state()
-        return not table.drew
+    def _undo_point(self, table: Table, seat: int) -> int | None:
+        """Where the log goes back to when ``seat`` undoes: before its last move, taking back
+        the bots' replies since, as long as no other person acted and nothing was drawn."""
+        if seat in table.undo_points:
+            return table.undo_points[seat]
+        point = None
+        if not table.state.is_terminal():
+            for i in reversed(table.starts):
+                mover = table.stored.log[i][0]
+                if mover == seat:
+                    point = i
+                    break
+                if table.kind(mover) != "bot":
+                    break
+        if point is not None:
+            later = table.stored.log[point:]
+            if any(s == CHANCE_SEAT for s, _ in later):
+                point = None
+            elif not table.options["explicit_chance"]:  # the state's own generator drew?
+                before = self._replay(table, point)
+                if before.generator_state() != table.state.generator_state():
+                    point = None
+        table.undo_points[seat] = point
+        return point
 
-    def _replay(self, table: Table, plies: int) -> azul.State:
+    def _replay(self, table: Table, upto: int | None) -> azul.State:
         s = table.stored
-        return _position(s.game, s.options, s.seed, s.actions[:plies])
+        return _position(s.game, table.options, s.seed, table.actions(upto))
 
     async def undo(self, game_id: str, token: str | None) -> dict[str, Any]:
-        table = self._load(game_id)
-        seat = table.seat_of(token)
-        async with table.lock:
-            if seat is None or not self._undo_allowed(table, seat):
-                raise Conflict(
-                    "only your own last action can be taken back, before anyone "
-                    "else acts or a piece is drawn"
-                )
-            plies = len(table.stored.actions) - 1
-            self.store.remove_moves_from(table.stored.id, plies + 1)
-            table.state = self._replay(table, plies)
-            table.drew = None
-            del table.stored.actions[plies:]
-            del table.movers[plies:]
-            del table.moves[plies:]
-            table.stored.version += 1
-            self._broadcast(table)
-        return self._view(table, seat)
+        async with self._use(game_id) as table:
+            seat = table.seat_of(token)
+            async with table.lock:
+                point = None if seat is None else self._undo_point(table, seat)
+                if point is None:
+                    raise Conflict(
+                        "only your own last move (and the bots' replies) can be taken back, "
+                        "before another person acts or a piece is drawn"
+                    )
+                s = table.stored
+                await self._io(self.store.truncate, s.id, point + 1, s.version)
+                table.state = self._replay(table, point)
+                del s.log[point:]
+                del table.notation[point:]
+                table.starts = [i for i in table.starts if i < point]
+                s.version += 1
+                table.changed()
+                self._broadcast(table)
+            self._start_bots(table)
+            return self._view(table, seat)[0]
 
     # -- bots -----------------------------------------------------------------------------
     def _start_bots(self, table: Table) -> None:
@@ -390,53 +672,89 @@ class Lobby:
         task.add_done_callback(self.tasks.discard)
 
     async def _run_bots(self, table: Table) -> None:
-        """Let bots move, each thinking in the process pool, never on the event loop."""
+        """Let bots move, each thinking in the process pool, never on the event loop. A failure
+        is logged and the turn tried again; a bot that keeps failing plays a random move."""
         try:
-            await self._bot_turns(table)
+            failures = 0
+            while True:
+                try:
+                    await self._bot_turns(table, failures)
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    failures += 1
+                    log.exception(
+                        "bot turn failed in game %s (failure %d)", table.stored.id, failures
+                    )
+                    await asyncio.sleep(min(0.1 * 2**failures, 5.0))
         finally:
             table.thinking = False
 
-    async def _bot_turns(self, table: Table) -> None:
+    async def _bot_turns(self, table: Table, failures: int) -> None:
         loop = asyncio.get_running_loop()
-        bots = {s.seat: s.bot for s in table.stored.seats if s.kind == "bot"}
-        failures = 0
         while True:
             async with table.lock:
                 state = table.state
                 seat = state.current_player()
-                if state.is_terminal() or seat not in bots:
+                if state.is_terminal() or seat < 0 or table.kind(seat) != "bot":
                     return
-                ply = len(table.stored.actions)
+                version = table.stored.version
                 s = table.stored
-                job = (s.game, s.options, s.seed, list(s.actions), bots[seat], s.seed * 1000 + ply)
-            try:
-                action = await loop.run_in_executor(self._pool(), _think, *job)
-            except BrokenProcessPool:
-                failures += 1  # a worker died: start a new pool and think again
-                self.executor = None
-                if failures > 3:
+                level = s.seats[seat].bot or "heuristic"
+                spec = self.settings.level(level if level in LEVELS else "heuristic")
+                job = (
+                    s.game,
+                    table.options,
+                    s.seed,
+                    table.actions(),
+                    spec,
+                    s.seed * 1000 + len(s.log),
+                )
+            if failures >= 3:  # never leave a game stuck
+                action = random.Random(job[-1]).choice(state.legal_actions())
+            else:
+                try:
+                    action = await loop.run_in_executor(self._pool(), _think, *job)
+                except BrokenProcessPool:  # a worker died: a new pool thinks again
+                    self.executor = None
                     raise
-                continue
             async with table.lock:
-                if len(table.stored.actions) != ply:  # someone else moved meanwhile
+                if table.stored.version != version:  # undone or moved meanwhile: think again
                     continue
-                self._play(table, seat, action)
+                await self._commit(table, seat, action)
+            failures = 0
 
     # -- live updates -----------------------------------------------------------------------
-    def subscribe(self, game_id: str, token: str | None) -> tuple[asyncio.Queue, dict]:
-        table = self._load(game_id)
-        seat = table.seat_of(token)
-        queue: asyncio.Queue = asyncio.Queue(maxsize=64)
-        table.listeners.append((queue, seat))
-        return queue, self._view(table, seat)
+    async def subscribe(self, game_id: str, token: str | None) -> tuple[Table, Listener]:
+        """A live connection to a game: it is posted the first view at once."""
+        async with self._use(game_id) as table:
+            seat = table.seat_of(token)
+            if len(table.listeners) >= self.settings.sockets_per_game:
+                raise TooMany("this game has too many live connections", retry_after=60)
+            listener = Listener(seat)
+            table.listeners.append(listener)
+            listener.post(self._view(table, seat)[1])
+            return table, listener
 
-    def unsubscribe(self, game_id: str, queue: asyncio.Queue) -> None:
-        table = self.tables.get(game_id)
-        if table is not None:
-            table.listeners = [(q, s) for q, s in table.listeners if q is not queue]
+    def unsubscribe(self, table: Table, listener: Listener) -> None:
+        if listener in table.listeners:
+            table.listeners.remove(listener)
+        table.used = time.monotonic()
 
     def _broadcast(self, table: Table) -> None:
-        for queue, seat in list(table.listeners):
-            if queue.full():  # a client that stopped reading gets the latest view later
-                continue
-            queue.put_nowait(self._view(table, seat))
+        for listener in table.listeners:
+            listener.post(self._view(table, listener.seat)[1])
+
+    def stats(self) -> dict[str, Any]:
+        """Tables in memory, people's moves since the start, and how long the server took."""
+        times = self.move_times
+        return {
+            "tables": len(self.tables),
+            "moves": times.total,
+            "move_ms": {
+                "p50": times.quantile(0.5),
+                "p99": times.quantile(0.99),
+                "max": round(1000 * times.longest, 2) if times.total else None,
+            },
+        }

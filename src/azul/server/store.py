@@ -1,7 +1,11 @@
 """Games in a database through SQLAlchemy: SQLite by default, any SQLAlchemy URL otherwise.
 
-A game is its options, seed, seats and move log; a move is acknowledged only after its row is
-committed, so a restarted server replays every game to exactly the same position.
+A game is its options, seats and log: the players' actions and every chance outcome, in order,
+so a restarted server replays every game to exactly the same position without a seed. An entry is
+acknowledged only after its row is committed. Every write compares the game's version and bumps
+it in the same transaction, so a write based on an outdated position changes nothing.
+
+The store is synchronous; the server calls it from worker threads, never on its event loop.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import (
+    BigInteger,
+    Boolean,
     ForeignKey,
     Integer,
     String,
@@ -20,13 +26,17 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from azul.core.errors import AzulError
+
+CHANCE_SEAT = -1  # the seat column of a chance outcome in the log
 
 
 class Base(DeclarativeBase):
@@ -37,20 +47,24 @@ class GameRow(Base):
     __tablename__ = "games"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
-    options: Mapped[str] = mapped_column(Text)  # JSON
-    seed: Mapped[int] = mapped_column(Integer)
+    options: Mapped[str] = mapped_column(Text)  # JSON: the game's options, as the engine takes them
+    seed: Mapped[int] = mapped_column(BigInteger)  # seeded games: the draws; all: the bots' seeds
+    seeded: Mapped[bool] = mapped_column(Boolean, default=True)  # draws follow from the seed
+    public: Mapped[bool] = mapped_column(Boolean, default=False)  # listed in the lobby
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)  # the game is over
     watch_token: Mapped[str] = mapped_column(String(64), unique=True)
     created: Mapped[str] = mapped_column(String(40))
-    version: Mapped[int] = mapped_column(Integer, default=0)  # moves and undos so far
+    version: Mapped[int] = mapped_column(Integer, default=0)  # writes to the log so far
 
 
 class SeatRow(Base):
     __tablename__ = "seats"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))  # "human" or "bot"
+    kind: Mapped[str] = mapped_column(String(8))  # "human", "bot" or "open" (anyone may join)
     bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
     token: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class MoveRow(Base):
@@ -58,7 +72,24 @@ class MoveRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     action: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)  # CHANCE_SEAT for a chance outcome
+
+
+class Stale(AzulError):
+    """A write based on a version of the game that is no longer the latest."""
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "human", "bot" or "open"
+    token: str
+    bot: str | None = None  # a bot level
+    name: str | None = None
+
+
+def _seat(row: SeatRow) -> Seat:
+    return Seat(row.seat, row.kind, row.token, row.bot, row.name)
 
 
 @dataclass
@@ -67,9 +98,13 @@ class StoredGame:
     game: str
     options: dict
     seed: int
+    seeded: bool
+    public: bool
+    finished: bool
     watch_token: str
-    seats: list[SeatRow]
-    actions: list[int]
+    created: str
+    seats: list[Seat]
+    log: list[tuple[int, int]]  # (seat or CHANCE_SEAT, action) in order
     version: int
 
 
@@ -107,84 +142,193 @@ def _sqlite_setup(connection, _record) -> None:
     cursor.close()
 
 
+# Columns added since the first release, with the value rows written before them get: those
+# games drew from their seed.
+_ADDED = {
+    "games": {
+        "seeded": "BOOLEAN NOT NULL DEFAULT TRUE",
+        "public": "BOOLEAN NOT NULL DEFAULT FALSE",
+        "finished": "BOOLEAN NOT NULL DEFAULT FALSE",
+    },
+    "seats": {"name": "VARCHAR(64)"},
+}
+
+
+def _migrate(engine) -> None:
+    """Bring a database made by an earlier release up to date."""
+    found = inspect(engine)
+    with engine.begin() as db:
+        for table, columns in _ADDED.items():
+            have = {c["name"] for c in found.get_columns(table)}
+            for name, sql in columns.items():
+                if name not in have:
+                    db.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {sql}"))
+        seed = next(c for c in found.get_columns("games") if c["name"] == "seed")
+        if engine.dialect.name == "postgresql" and not isinstance(seed["type"], BigInteger):
+            db.execute(text("ALTER TABLE games ALTER COLUMN seed TYPE BIGINT"))  # was 32-bit
+
+
 class Store:
     def __init__(self, url: str | None = None):
         self.url = url or default_url()
-        self.engine = create_engine(engine_url(self.url))
+        # hide_parameters: a failed statement's log line never shows tokens
+        self.engine = create_engine(engine_url(self.url), hide_parameters=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_setup)
         Base.metadata.create_all(self.engine)
+        _migrate(self.engine)
 
-    def create(
-        self, game_id: str, game: str, options: dict, seed: int, watch_token: str, seats: list[dict]
-    ) -> None:
+    def create(self, stored: StoredGame) -> None:
+        """A new game with its seats and its first log entries (the setup's draws)."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 GameRow(
-                    id=game_id,
-                    game=game,
-                    options=json.dumps(options),
-                    seed=seed,
-                    watch_token=watch_token,
-                    created=datetime.now(UTC).isoformat(),
+                    id=stored.id,
+                    game=stored.game,
+                    options=json.dumps(stored.options),
+                    seed=stored.seed,
+                    seeded=stored.seeded,
+                    public=stored.public,
+                    finished=stored.finished,
+                    watch_token=stored.watch_token,
+                    created=stored.created,
+                    version=stored.version,
                 )
             )
-            for i, seat in enumerate(seats):
-                s.add(
-                    SeatRow(
-                        game_id=game_id,
-                        seat=i,
-                        kind=seat["kind"],
-                        bot=seat.get("bot"),
-                        token=seat["token"],
-                    )
+            s.flush()
+            s.add_all(
+                SeatRow(
+                    game_id=stored.id,
+                    seat=x.seat,
+                    kind=x.kind,
+                    bot=x.bot,
+                    token=x.token,
+                    name=x.name,
                 )
+                for x in stored.seats
+            )
+            s.add_all(
+                MoveRow(game_id=stored.id, ply=ply, action=a, seat=seat)
+                for ply, (seat, a) in enumerate(stored.log, 1)
+            )
 
     def load(self, game_id: str) -> StoredGame | None:
         with Session(self.engine) as s:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            seats = list(
-                s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
-            )
-            moves = list(
-                s.scalars(
-                    select(MoveRow.action).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+            seats = [
+                _seat(r)
+                for r in s.scalars(
+                    select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
                 )
-            )
-            s.expunge_all()
+            ]
+            log = [
+                (seat, action)
+                for seat, action in s.execute(
+                    select(MoveRow.seat, MoveRow.action)
+                    .where(MoveRow.game_id == game_id)
+                    .order_by(MoveRow.ply)
+                )
+            ]
             return StoredGame(
                 row.id,
                 row.game,
                 json.loads(row.options),
                 row.seed,
+                row.seeded,
+                row.public,
+                row.finished,
                 row.watch_token,
+                row.created,
                 seats,
-                moves,
+                log,
                 row.version,
             )
 
-    def add_move(self, game_id: str, ply: int, action: int, seat: int) -> None:
-        """Commit one move; a second writer of the same ply fails instead of forking the game."""
+    def append(
+        self,
+        game_id: str,
+        ply: int,
+        entries: list[tuple[int, int]],
+        version: int,
+        finished: bool = False,
+    ) -> None:
+        """Commit ``entries`` as plies ``ply``, ``ply + 1``, ... if the game is still at
+        ``version``; Stale (and nothing written) otherwise."""
         try:
             with Session(self.engine) as s, s.begin():
-                s.add(MoveRow(game_id=game_id, ply=ply, action=action, seat=seat))
-                s.execute(
-                    update(GameRow).where(GameRow.id == game_id).values(version=GameRow.version + 1)
+                self._bump(s, game_id, version, finished)
+                s.add_all(
+                    MoveRow(game_id=game_id, ply=ply + i, action=a, seat=seat)
+                    for i, (seat, a) in enumerate(entries)
                 )
         except IntegrityError:
-            raise AzulError(f"move {ply} of game {game_id} was already played") from None
+            raise Stale(
+                "move {ply} of game {game} was already played", ply=ply, game=game_id
+            ) from None
 
-    def remove_moves_from(self, game_id: str, ply: int) -> None:
-        """Take back every move from ``ply`` on (undo)."""
+    def truncate(self, game_id: str, ply: int, version: int) -> None:
+        """Take back every entry from ``ply`` on (undo), if the game is still at ``version``."""
         with Session(self.engine) as s, s.begin():
+            self._bump(s, game_id, version, False)
             s.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
-            s.execute(
-                update(GameRow).where(GameRow.id == game_id).values(version=GameRow.version + 1)
-            )
 
-    def list_games(self, limit: int = 50) -> list[dict]:
+    @staticmethod
+    def _bump(s: Session, game_id: str, version: int, finished: bool) -> None:
+        done = s.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.version == version)
+            .values(version=version + 1, finished=finished)
+        )
+        if done.rowcount != 1:
+            raise Stale("the game changed meanwhile: reload it")
+
+    def claim(self, game_id: str, seat: int, name: str | None, token: str) -> bool:
+        """Give an open seat to a person; False when it is not open (any more)."""
+        with Session(self.engine) as s, s.begin():
+            done = s.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == "open")
+                .values(kind="human", name=name, token=token)
+            )
+            return done.rowcount == 1
+
+    def list_public(self, limit: int = 50) -> list[StoredGame]:
+        """The newest games listed in the lobby, without their logs."""
         with Session(self.engine) as s:
-            rows = s.scalars(select(GameRow).order_by(GameRow.created.desc()).limit(limit))
-            return [{"id": r.id, "game": r.game, "created": r.created} for r in rows]
+            rows = list(
+                s.scalars(
+                    select(GameRow)
+                    .where(GameRow.public.is_(True))
+                    .order_by(GameRow.created.desc())
+                    .limit(limit)
+                )
+            )
+            ids = [r.id for r in rows]
+            seats: dict[str, list[Seat]] = {i: [] for i in ids}
+            for seat in s.scalars(
+                select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
+            ):
+                seats[seat.game_id].append(_seat(seat))
+            return [
+                StoredGame(
+                    r.id,
+                    r.game,
+                    json.loads(r.options),
+                    r.seed,
+                    r.seeded,
+                    r.public,
+                    r.finished,
+                    r.watch_token,
+                    r.created,
+                    seats[r.id],
+                    [],
+                    r.version,
+                )
+                for r in rows
+            ]
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat()

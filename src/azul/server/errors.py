@@ -1,0 +1,75 @@
+"""The server's errors and the HTTP status of each: every error is answered as
+``{"error": "..."}`` in the client's language."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from azul.core.errors import AzulError
+from azul.server.store import Stale
+
+
+class NotFound(AzulError):
+    """An unknown game, page or language."""
+
+
+class Forbidden(AzulError):
+    """A token that does not give the right to do this."""
+
+
+class Conflict(AzulError):
+    """A valid request at the wrong moment: not your turn, the game is over."""
+
+
+class TooLarge(AzulError):
+    """A request body or message over the size limit."""
+
+
+class TooMany(AzulError):
+    """Over a rate or connection limit; ``retry_after`` seconds until it is allowed again."""
+
+    def __init__(self, message: str = "", retry_after: int = 60, **fields):
+        super().__init__(message, **fields)
+        self.retry_after = retry_after
+
+
+class Invalid(AzulError):
+    """A request that does not have the documented shape."""
+
+
+def status_of(error: AzulError) -> int:
+    for kind, status in STATUS:
+        if isinstance(error, kind):
+            return status
+    return 400
+
+
+STATUS: list[tuple[type[AzulError], int]] = [
+    (NotFound, 404),
+    (Forbidden, 403),
+    (Conflict, 409),
+    (Stale, 409),
+    (TooLarge, 413),
+    (TooMany, 429),
+    (Invalid, 422),
+]
+
+
+class ErrorBody(BaseModel):
+    """What every error response holds."""
+
+    error: str = Field(description="what is wrong, in the client's language")
+
+
+def responses(*codes: int) -> dict[int | str, dict]:
+    """The OpenAPI description of an endpoint's error responses."""
+    meaning = {
+        400: "a bad request: an illegal move, a bad option, a bad value",
+        403: "the token does not allow this",
+        404: "no such game",
+        409: "not now: not your turn, the game is over, the game changed meanwhile",
+        413: "the request body is too large",
+        422: "the request does not have the documented shape",
+        429: "too many requests from this address: see Retry-After",
+    }
+    return {c: {"model": ErrorBody, "description": meaning[c]} for c in sorted({*codes, 413, 422})}

@@ -1,0 +1,101 @@
+"""What a hostile client meets before the game logic: a cap on the bytes of a request body
+(whatever its framing), rates per client address, and live connections per address."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from azul.server.errors import TooMany
+
+Scope = dict[str, Any]
+ASGIApp = Callable[[Scope, Callable, Callable], Awaitable[None]]
+
+
+class BodyLimit:
+    """ASGI middleware: read at most ``limit`` bytes of an HTTP request body, counted as they
+    arrive (chunked bodies included), and answer 413 beyond that without passing it on."""
+
+    def __init__(self, app: ASGIApp, limit: int, message: Callable[[Scope], str]):
+        self.app = app
+        self.limit = limit
+        self.message = message
+
+    async def __call__(self, scope: Scope, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                await _json(send, 413, {"error": self.message(scope)})
+                return
+        sent = False
+
+        async def replay() -> dict:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()  # after the body: wait for the client to go away
+
+        await self.app(scope, replay, send)
+
+
+async def _json(send: Callable, status: int, content: dict) -> None:
+    data = json.dumps(content).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+
+
+class Rates:
+    """Requests per client address and minute, by kind (creations, hints)."""
+
+    def __init__(self, per_minute: dict[str, int]):
+        self.items = {kind: RateLimitItemPerMinute(n) for kind, n in per_minute.items()}
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def hit(self, kind: str, client: str) -> None:
+        """Count one request; TooMany with the seconds to wait when over the rate."""
+        item = self.items[kind]
+        if not self.limiter.hit(item, kind, client):
+            reset = self.limiter.get_window_stats(item, kind, client).reset_time
+            wait = max(1, math.ceil(reset - time.time()))
+            raise TooMany(
+                "too many requests from your address: try again in {seconds} s",
+                retry_after=wait,
+                seconds=wait,
+            )
+
+
+class Connections:
+    """Live connections per client address."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.open: Counter[str] = Counter()
+
+    def enter(self, client: str) -> None:
+        if self.open[client] >= self.limit:
+            raise TooMany("too many live connections from your address", retry_after=60)
+        self.open[client] += 1
+
+    def leave(self, client: str) -> None:
+        self.open[client] -= 1
+        if self.open[client] <= 0:
+            del self.open[client]

@@ -1,0 +1,97 @@
+"""What the operator of a server decides: limits, the bot levels offered, the component sets.
+
+Clients only ever name a bot level or a component set from these lists; they never choose a
+path, a number of processes or a thinking time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from azul.core.errors import AzulError, OptionError
+
+# The bot levels, as bot specs: {time} is the level's seconds per move, capped by bot_time.
+LEVELS: dict[str, tuple[str, float]] = {
+    "random": ("random", 0.0),
+    "greedy": ("greedy", 0.0),
+    "heuristic": ("heuristic", 0.0),
+    "mcts-fast": ("mcts:time={time},iterations={iterations}", 0.2),
+    "mcts": ("mcts:time={time},iterations={iterations},scale=30,c=0.35", 0.5),
+    "mcts-strong": ("mcts:time={time},iterations={iterations},scale=30,c=0.35", 1.0),
+}
+DEFAULT_COMPONENTS = "default"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits with defaults for a small public server; ``azul serve --limit KEY=VALUE``."""
+
+    max_body: int = 16 * 1024  # bytes of a request body or WebSocket message
+    bot_time: float = 1.0  # most seconds a bot level thinks per move
+    bot_iterations: int | None = None  # most search iterations per move (None: time only)
+    bot_processes: int = 2  # processes where bots and hints think
+    creates_per_minute: int = 20  # new games and seats joined, per client address
+    hints_per_minute: int = 30  # per client address
+    sockets_per_game: int = 64  # live connections to one game
+    sockets_per_client: int = 32  # live connections from one address
+    idle_seconds: float = 600.0  # a table nobody watches leaves memory after this
+    max_tables: int = 5000  # tables kept in memory at most (the idle ones go first)
+    lobby_games: int = 50  # games listed in the lobby
+    components: dict[str, str | None] = field(
+        default_factory=lambda: {DEFAULT_COMPONENTS: None}
+    )  # component sets by name: None is the set shipped with the game
+
+    def with_limits(self, pairs: list[tuple[str, Any]]) -> Settings:
+        """These settings with some limits changed, checked: OptionError names a bad one."""
+        known = {f.name: f for f in dataclasses.fields(self) if f.name != "components"}
+        changes = {}
+        for key, value in pairs:
+            if key not in known:
+                raise OptionError(
+                    "unknown limit {key!r}: use one of {names}", key=key, names=", ".join(known)
+                )
+            default = getattr(Settings(), key)
+            if value is None and key == "bot_iterations":
+                changes[key] = None
+                continue
+            wanted = float if isinstance(default, float) else int
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise OptionError(
+                    "limit {key}: {value!r} is not a positive number", key=key, value=value
+                )
+            changes[key] = wanted(value)
+        return dataclasses.replace(self, **changes)
+
+    def with_components(self, pairs: list[tuple[str, str]]) -> Settings:
+        """These settings with more component sets, by name: each file must exist."""
+        sets = dict(self.components)
+        for name, path in pairs:
+            if not Path(path).is_file():
+                raise OptionError("components {name}: {path} is not a file", name=name, path=path)
+            sets[name] = str(Path(path).resolve())
+        return dataclasses.replace(self, components=sets)
+
+    def level(self, name: str) -> str:
+        """The bot spec of a level, within the caps."""
+        if name not in LEVELS:
+            raise AzulError(
+                "unknown bot level {level!r}: use one of {levels}",
+                level=name,
+                levels=", ".join(LEVELS),
+            )
+        spec, seconds = LEVELS[name]
+        iterations = "null" if self.bot_iterations is None else self.bot_iterations
+        return spec.format(time=min(seconds, self.bot_time), iterations=iterations)
+
+    def component_file(self, name: Any) -> str | None:
+        """The file of a component set named by a client."""
+        if not isinstance(name, str) or name not in self.components:
+            raise AzulError(
+                "unknown components {name!r}: this server has {names}",
+                name=name if isinstance(name, str) else str(type(name).__name__),
+                names=", ".join(self.components),
+            )
+        return self.components[name]
