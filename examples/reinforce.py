@@ -2,7 +2,8 @@
 
     python examples/reinforce.py --game sintra --episodes 300
 
-Needs the research extras (pip install -e '.[research]'). About a minute on one CPU core.
+Needs the research extras (pip install -e '.[research]'). A few seconds on one CPU core; the
+result varies with --seed (docs/research.md gives the spread over 20 seeds).
 """
 
 from __future__ import annotations
