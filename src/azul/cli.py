@@ -381,19 +381,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from azul.server.app import create_app
+        from azul.server.app import create_app, hide_tokens
+        from azul.server.settings import Settings
     except ImportError:
         raise AzulError(_("the server needs its extra: pip install -e '.[server]'")) from None
-    app = create_app(args.database)
+    settings = Settings().with_limits(args.limit or []).with_components(args.components or [])
+    app = create_app(args.database, settings=settings)
     url = f"http://{args.host}:{args.port}/"
     where = app.state.lobby.store.url
     print(
         _("Azul games at {url}  (games kept in {where})").format(url=url, where=where), flush=True
     )
+    hide_tokens()
     uvicorn.run(
-        app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=5
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        timeout_graceful_shutdown=5,
+        ws_max_size=settings.max_body,
+        limit_concurrency=settings.max_connections,
     )
     return 0
+
+
+def _named_file(text: str) -> tuple[str, str]:
+    """``NAME=FILE``."""
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(_("{text!r} is not NAME=FILE").format(text=text))
+    return name, path
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -504,6 +521,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--database", help=_("an SQLAlchemy URL (default: SQLite in the user data dir)"))
+    p.add_argument(
+        "--limit",
+        type=_option,
+        action="append",
+        metavar="KEY=VALUE",
+        help=_("change a limit, e.g. --limit bot_time=2 (repeatable; see the README)"),
+    )
+    p.add_argument(
+        "--components",
+        type=_named_file,
+        action="append",
+        metavar="NAME=FILE",
+        help=_("offer a components file to players under a name (repeatable)"),
+    )
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("rules", help=_("a summary of a game's rules"))

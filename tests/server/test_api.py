@@ -90,21 +90,26 @@ def test_bad_requests_get_clear_errors_and_change_nothing(client):
 
 
 @pytest.mark.parametrize(
-    "body,message",
+    "body,status,message",
     [
-        ({"game": "chess", "seats": []}, "unknown game"),
-        ({"game": "pavilion", "seats": [{"kind": "human"}]}, "2 players need 2 seats"),
-        ({"game": "pavilion", "seats": [{"kind": "human"}, {"kind": "robot"}]}, "kind is"),
+        ({"game": "chess", "seats": []}, 422, "game must be one of 'pavilion', 'sintra'"),
+        ({"game": "pavilion", "seats": [{"kind": "human"}]}, 400, "2 players need 2 seats"),
+        (
+            {"game": "pavilion", "seats": [{"kind": "human"}, {"kind": "robot"}]},
+            422,
+            "seats.1.kind must be one of 'human', 'open', 'bot'",
+        ),
         (
             {"game": "pavilion", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "deep"}]},
-            "unknown bot",
+            422,
+            "seats.1.bot must be one of 'random', 'greedy', 'heuristic', 'mcts-fast'",
         ),
-        ({"game": "sintra", "options": {"side": "C"}, "seats": HUMANS}, "side"),
+        ({"game": "sintra", "options": {"side": "C"}, "seats": HUMANS}, 400, "side"),
     ],
 )
-def test_bad_new_games(client, body, message):
+def test_bad_new_games(client, body, status, message):
     res = client.post("/api/games", json=body)
-    assert res.status_code == 400 and message in res.json()["error"]
+    assert res.status_code == status and message in res.json()["error"]
 
 
 def wait_for(client, gid, token, until, timeout=60):

@@ -19,11 +19,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(port: int, url: str, log: str | None = None) -> subprocess.Popen:
+def start(
+    port: int, url: str, log: str | None = None, extra: list[str] | None = None
+) -> subprocess.Popen:
     """A server process; its output goes to ``log`` (a file), never to a pipe nobody reads."""
     out = open(log or os.devnull, "w")  # noqa: SIM115 - the process owns it
+    command = [sys.executable, "-m", "azul", "serve", "--port", str(port), "--database", url]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "azul", "serve", "--port", str(port), "--database", url],
+        command + (extra or []),
         stdout=out,
         stderr=subprocess.STDOUT,
     )
@@ -88,3 +91,63 @@ def test_kill_9_and_restart(database):
     finally:
         proc.terminate()
         proc.wait()
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (Linux /proc)."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry)] = int(fields[1])
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for child, parent in parents.items():
+            if parent == p and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def gone(pids: set[int], timeout: float = 10) -> bool:
+    end = time.time() + timeout
+    while time.time() < end:
+        if not any(os.path.exists(f"/proc/{p}") and _alive(p) for p in pids):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc")
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_every_process_the_server_starts_ends_with_it(tmp_path, how):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start(port, f"sqlite:///{tmp_path / 'g.db'}")
+    try:
+        bots = [{"kind": "bot", "bot": "mcts-strong"}, {"kind": "bot", "bot": "mcts-strong"}]
+        httpx.post(f"{base}/api/games", json={"game": "sintra", "seats": bots})
+        httpx.post(f"{base}/api/games", json={"game": "pavilion", "seats": bots})
+        end = time.time() + 30
+        while len(descendants(proc.pid)) < 2 and time.time() < end:  # the bots' processes
+            time.sleep(0.1)
+        children = descendants(proc.pid)
+        assert len(children) >= 2
+    finally:
+        os.kill(proc.pid, how)
+        proc.wait(timeout=30)
+    assert gone(children)

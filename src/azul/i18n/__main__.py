@@ -31,7 +31,18 @@ METHODS = [
     ("web/**.js", "javascript"),
     ("web/**.html", "azul.i18n.__main__:extract_html"),
 ]
-ERRORS = ("AzulError", "IllegalMoveError", "Conflict", "Forbidden", "NotFound")
+ERRORS = (
+    "AzulError",
+    "IllegalMoveError",
+    "OptionError",
+    "Conflict",
+    "Forbidden",
+    "NotFound",
+    "Stale",
+    "TooLarge",
+    "TooMany",
+    "Invalid",
+)
 KEYWORDS = {
     **DEFAULT_KEYWORDS,
     "N_": None,

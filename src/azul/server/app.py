@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -25,7 +26,7 @@ from azul.i18n import N_
 from azul.server.errors import Invalid, NotFound, TooLarge, TooMany, responses, status_of
 from azul.server.guards import BodyLimit, Connections, Rates
 from azul.server.service import MAX_SEED, Lobby
-from azul.server.settings import Settings
+from azul.server.settings import LEVELS, Settings
 from azul.server.store import Store
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -36,23 +37,24 @@ def _token() -> Any:
     return Field(max_length=64, description="a seat's or the spectators' secret token")
 
 
+GameName = Literal[tuple(sorted(azul.GAMES))]  # type: ignore[valid-type]
+Level = Literal[tuple(LEVELS)]  # type: ignore[valid-type]
+
+
 class SeatSpec(BaseModel):
-    kind: str = Field(
-        max_length=8,
-        description="'human' (an invite link), 'open' (anyone joins from the lobby) or 'bot'",
+    kind: Literal["human", "open", "bot"] = Field(
+        description="'human' (an invite link), 'open' (anyone joins from the lobby) or 'bot'"
     )
-    bot: str | None = Field(
-        None, max_length=40, description="a bot level: random, greedy, heuristic, mcts-fast, ..."
-    )
+    bot: Level | None = Field(None, description="the bot's level (default heuristic)")
     name: str | None = Field(None, max_length=64, description="the player's name")
 
 
 class NewGame(BaseModel):
-    game: str = Field(max_length=32, description="'pavilion' or 'sintra'")
+    game: GameName = Field(description="the game")
     options: dict[str, Any] = Field(
         default_factory=dict, description="the game's options, e.g. {'players': 3}"
     )
-    seats: list[SeatSpec] = Field(max_length=8)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=8, description="one per player")
     seed: int | None = Field(
         None,
         ge=0,
@@ -93,11 +95,32 @@ PROBLEMS = {
     "model_attributes_type": N_("{where} must be an object"),
     "list_type": N_("{where} must be a list"),
     "too_long": N_("{where} has too many items"),
+    "too_short": N_("{where} has too few items"),
+    "literal_error": N_("{where} must be one of {expected}"),
     "greater_than_equal": N_("{where} is too small"),
     "greater_than": N_("{where} is too small"),
     "less_than": N_("{where} is too large"),
     "less_than_equal": N_("{where} is too large"),
 }
+
+
+class _HideTokens(logging.Filter):
+    """Access log lines show ``token=***`` instead of a seat's or spectator's token."""
+
+    PATTERN = re.compile(r"(token=)[^&\s\"]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                self.PATTERN.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args
+            )
+        record.msg = self.PATTERN.sub(r"\1***", str(record.msg))
+        return True
+
+
+def hide_tokens() -> None:
+    """Mask tokens in uvicorn's access log (when an operator turns it on)."""
+    logging.getLogger("uvicorn.access").addFilter(_HideTokens())
 
 
 def _language(request: Request | WebSocket) -> str:
@@ -124,7 +147,8 @@ def _invalid(exc: RequestValidationError) -> Invalid:
     problem = exc.errors()[0] if exc.errors() else {}
     where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body") or "body"
     template = PROBLEMS.get(problem.get("type", ""), N_("{where} is not valid"))
-    return Invalid(template, where=where)
+    expected = str(problem.get("ctx", {}).get("expected", "")).replace(" or ", ", ")
+    return Invalid(template, where=where, expected=expected)
 
 
 def create_app(

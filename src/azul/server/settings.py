@@ -40,6 +40,7 @@ class Settings:
     idle_seconds: float = 600.0  # a table nobody watches leaves memory after this
     max_tables: int = 5000  # tables kept in memory at most (the idle ones go first)
     lobby_games: int = 50  # games listed in the lobby
+    max_connections: int = 1000  # open connections of all kinds at once (then 503)
     components: dict[str, str | None] = field(
         default_factory=lambda: {DEFAULT_COMPONENTS: None}
     )  # component sets by name: None is the set shipped with the game

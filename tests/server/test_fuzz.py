@@ -1,0 +1,109 @@
+"""The API fuzzed from its OpenAPI schema against a real server process: single requests and
+sequences that follow the schema's links into real games. No request may get a 5xx, and every
+status and content type must be the documented ones."""
+
+import os
+import signal
+
+import pytest
+
+pytest.importorskip("schemathesis")
+import httpx
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import content_type_conformance, status_code_conformance
+
+from tests.server.test_restart import free_port, start
+
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance]
+BOUNDED = settings(
+    max_examples=int(os.environ.get("AZUL_FUZZ_EXAMPLES", "30")),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,  # the same requests on every run; raise AZUL_FUZZ_EXAMPLES to dig more
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fuzz")
+    port = free_port()
+    proc = start(
+        port,
+        f"sqlite:///{folder / 'games.db'}",
+        log=str(folder / "server.log"),
+        extra=["--limit", "creates_per_minute=100000", "--limit", "hints_per_minute=100000"],
+    )
+    yield f"http://127.0.0.1:{port}"
+    os.kill(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=30)
+    log = (folder / "server.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
+
+
+@pytest.fixture
+def api_schema(server):
+    return schemathesis.openapi.from_url(f"{server}/openapi.json")
+
+
+@pytest.fixture(scope="module")
+def games(server):
+    """Real games to aim at: people only, a person against a bot, a public one with an open
+    seat; with every token of each."""
+    bodies = [
+        {"game": "pavilion", "seats": [{"kind": "human"}, {"kind": "human"}]},
+        {"game": "sintra", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]},
+        {"game": "sintra", "public": True, "seats": [{"kind": "human"}, {"kind": "open"}]},
+    ]
+    found = []
+    for body in bodies:
+        g = httpx.post(f"{server}/api/games", json=body).json()
+        tokens = [s["token"] for s in g["seats"] if s["token"]] + [g["watch_token"]]
+        found.append({"id": g["id"], "tokens": tokens})
+    return found
+
+
+def test_single_requests(api_schema, games, server):
+    def aim(case, data):
+        """Half the time, a real game and one of its tokens; for a move, often a legal one."""
+        if "game_id" not in (case.path_parameters or {}) or not data.draw(st.booleans()):
+            return
+        game = data.draw(st.sampled_from(games))
+        token = data.draw(st.sampled_from(game["tokens"]))
+        case.path_parameters["game_id"] = game["id"]
+        if isinstance(case.query, dict) and "token" in case.query:
+            case.query["token"] = token
+        if isinstance(case.body, dict) and "token" in case.body:
+            case.body["token"] = token
+            if case.operation.path.endswith("/moves") and data.draw(st.booleans()):
+                for seat_token in game["tokens"]:  # the seat to move plays a legal move
+                    view = httpx.get(
+                        f"{server}/api/games/{game['id']}", params={"token": seat_token}
+                    ).json()
+                    if view.get("legal"):
+                        move = data.draw(st.sampled_from(view["legal"]))
+                        case.body = {"token": seat_token, "action": move["action"]}
+
+    for found in api_schema.get_all_operations():
+        operation = found.ok()
+
+        @given(case=operation.as_strategy(), data=st.data())
+        @BOUNDED
+        def check(case, data):
+            aim(case, data)
+            case.call_and_validate(checks=CHECKS)
+
+        check()
+    played = httpx.get(f"{server}/api/stats").json()["moves"]
+    print(f"moves played by the fuzzed requests: {played}")
+    assert played > 0  # the requests reached real games, not only 404s
+
+
+def test_sequences_through_real_games(api_schema):
+    class Machine(api_schema.as_state_machine()):
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(response, checks=CHECKS)
+
+    Machine.run(settings=settings(BOUNDED, stateful_step_count=6))

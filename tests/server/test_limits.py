@@ -1,0 +1,320 @@
+"""Every resource a client can make the server spend has a limit, and every error is one JSON
+shape in the client's language."""
+
+import logging
+import math
+import random
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from azul.server import service
+from azul.server.app import create_app
+from azul.server.service import MoveTimes
+from azul.server.settings import Settings
+from azul.server.store import Store
+from tests.server.test_api import HUMANS
+from tests.server.test_fairness import create, first_moves, view
+
+
+@pytest.fixture
+def make_client(tmp_path):
+    clients = []
+
+    def make(**limits):
+        db = tmp_path / f"games{len(clients)}.db"
+        app = create_app(f"sqlite:///{db}", ThreadPoolExecutor(2), Settings(**limits))
+        client = TestClient(app)
+        clients.append(client.__enter__())
+        return client
+
+    yield make
+    for c in clients:
+        c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client):
+    return make_client()
+
+
+def test_a_chunked_body_is_cut_at_the_limit(client):
+    read = []
+
+    def chunks():
+        for _ in range(100):  # 1 MB in chunks, no Content-Length
+            read.append(1)
+            yield b"x" * 10_000
+
+    res = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert res.status_code == 413 and "over 16384 bytes" in res.json()["error"]
+    assert "content-length" not in {k.lower() for k in res.request.headers}
+    res = client.post(
+        "/api/games",
+        content=b"x" * 20_000,
+        headers={"content-type": "application/json", "accept-language": "fr"},
+    )
+    assert res.status_code == 413 and "octets" in res.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "method,path,status,english,french",
+    [
+        ("get", "/api/games/ab%00cd?token=x", 404, "there is no game", "il n'y a pas de partie"),
+        ("get", "/api/nothing", 404, "there is no such page", "pas de page"),
+        ("delete", "/api/games", 405, "DELETE is not allowed here", "DELETE n'est pas permis"),
+        ("get", "/api/games/0123456789abcdef", 422, "query.token is missing", "query.token manque"),
+    ],
+)
+def test_routing_and_validation_errors_have_the_one_format(
+    client, method, path, status, english, french
+):
+    for lang, text in (("en", english), ("fr", french)):
+        res = client.request(method, path, headers={"accept-language": lang})
+        assert res.status_code == status and set(res.json()) == {"error"}
+        assert text in res.json()["error"], res.json()
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        (b"{not json", "the body is not valid JSON"),
+        (b'{"seats": []}', "game is missing"),
+        (b'{"game": 5, "seats": [{"kind": "human"}]}', "game must be one of 'pavilion', 'sintra'"),
+        (b'{"game": "pavilion", "seats": []}', "seats has too few items"),
+        (b'{"game": "pavilion", "seats": {}}', "seats must be a list"),
+        (
+            b'{"game": "sintra", "seats": [{"kind": "human"}], "options": []}',
+            "options must be an object",
+        ),
+        (b'{"game": "sintra", "seats": [{"kind": "bot", "name": 1}]}', "seats.0.name must be text"),
+    ],
+)
+def test_malformed_bodies(client, body, message):
+    res = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+    assert res.status_code == 422 and res.json() == {"error": message}
+
+
+def test_an_internal_error_is_a_json_500_and_is_logged(make_client, monkeypatch, caplog):
+    client = make_client()
+    client.__exit__(None, None, None)
+    app = create_app(
+        f"sqlite:///{client.app.state.lobby.store.engine.url.database}", ThreadPoolExecutor(1)
+    )
+
+    async def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    app.state.lobby.lobby = broken
+    with TestClient(app, raise_server_exceptions=False) as c:
+        res = c.get("/api/games", headers={"accept-language": "pt"})
+    assert res.status_code == 500 and res.json() == {
+        "error": "erro interno: o servidor não conseguiu responder"
+    }
+    assert "ZeroDivisionError" in caplog.text
+
+
+def test_every_endpoint_documents_its_errors(client):
+    schema = client.get("/openapi.json").json()
+    assert "ErrorBody" in schema["components"]["schemas"]
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            codes = set(operation["responses"])
+            assert {"413", "422"} <= codes, (method, path)
+            if "{game_id}" in path:
+                assert "404" in codes, (method, path)
+    links = schema["paths"]["/api/games"]["post"]["responses"]["201"]["links"]
+    assert links["GetGame"]["operationId"] == "get_game"
+
+
+def test_creations_and_hints_per_client_per_minute(make_client):
+    client = make_client(creates_per_minute=2, hints_per_minute=1)
+    g = create(client, options={"first_player": 0})
+    create(client)
+    res = client.post("/api/games", json={"game": "pavilion", "seats": HUMANS})
+    assert res.status_code == 429 and 50 <= int(res.headers["retry-after"]) <= 60
+    assert "too many requests" in res.json()["error"]
+    token = g["seats"][0]["token"]
+    assert client.post(f"/api/games/{g['id']}/hint", json={"token": token}).status_code == 200
+    res = client.post(f"/api/games/{g['id']}/hint", json={"token": token})
+    assert res.status_code == 429 and res.headers["retry-after"]
+
+
+def test_live_connections_per_game_and_per_address(make_client):
+    client = make_client(sockets_per_game=2, sockets_per_client=3)
+    g, h = create(client), create(client)
+    url = f"/api/games/{g['id']}/ws?token={g['watch_token']}"
+    with client.websocket_connect(url) as a, client.websocket_connect(url) as b:
+        a.receive_json(), b.receive_json()
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url) as c:
+            c.receive_json()
+        assert refused.value.code == 4429
+        other = f"/api/games/{h['id']}/ws?token={h['watch_token']}"
+        with client.websocket_connect(other) as c:
+            c.receive_json()
+            with (
+                pytest.raises(WebSocketDisconnect) as refused,
+                client.websocket_connect(other) as d,
+            ):
+                d.receive_json()  # a fourth from the same address
+            assert refused.value.code == 4429
+    with client.websocket_connect(url) as a:  # closed ones count no more
+        assert a.receive_json()["id"] == g["id"]
+
+
+def test_one_view_per_audience_per_change(client, monkeypatch):
+    g = create(client, options={"first_player": 0})
+    dumps = []
+    real = service.json.dumps
+
+    class Counting:
+        @staticmethod
+        def dumps(value, **kwargs):
+            dumps.append(value.get("you"))
+            return real(value, **kwargs)
+
+    monkeypatch.setattr(service, "json", Counting)
+    url = f"/api/games/{g['id']}/ws?token={g['watch_token']}"
+    sockets = [client.websocket_connect(url) for _ in range(6)]
+    for ws in sockets:
+        ws.__enter__().receive_json()
+    assert dumps == [None]  # six spectators share one view
+    dumps.clear()
+    first_moves(client, g, 1)
+    for ws in sockets:
+        assert len(ws.receive_json()["log"]) == 1
+        ws.__exit__(None, None, None)
+    # seat 0's view before its move (first_moves asks for it) and after (its answer), and one
+    # for the six spectators; nobody asked for seat 1's
+    assert sorted(dumps, key=str) == [0, 0, None]
+
+
+def test_idle_tables_leave_memory_and_come_back(make_client):
+    client = make_client(idle_seconds=0.01, max_tables=1)
+    lobby = client.app.state.lobby
+    g = create(client, options={"first_player": 0})
+    first_moves(client, g, 2)
+    before = view(client, g, g["watch_token"])
+    h = create(client)  # over max_tables: the idle one goes
+    assert list(lobby.tables) == [h["id"]]
+    time.sleep(0.02)
+    lobby._evict()
+    assert lobby.tables == {}
+    assert view(client, g, g["watch_token"]) == before  # reloaded from the store
+    first_moves(client, g, 1)
+
+
+def test_move_times_are_counted_without_keeping_every_one():
+    rng = random.Random(1)
+    times = [rng.lognormvariate(-6, 1) for _ in range(20_000)]
+    kept = MoveTimes()
+    for t in times:
+        kept.add(t)
+    times.sort()
+    for q in (0.5, 0.99):
+        exact = 1000 * times[math.ceil(q * len(times)) - 1]
+        assert exact <= kept.quantile(q) <= exact * 1.021
+    assert len(kept.counts) < 600
+
+
+def test_the_lobby_lists_public_games_only_and_never_seat_tokens(client):
+    private = create(client)
+    public = create(
+        client,
+        [{"kind": "human", "name": "Ana"}, {"kind": "open"}],
+        public=True,
+    )
+    listed = client.get("/api/games").json()
+    assert [x["id"] for x in listed] == [public["id"]]
+    text = str(listed)
+    assert private["id"] not in text and public["seats"][0]["token"] not in text
+    assert listed[0]["open"] == [1] and listed[0]["seats"][0]["name"] == "Ana"
+    join = client.post(f"/api/games/{public['id']}/join", json={"seat": 1, "name": "Bo"})
+    assert join.status_code == 200
+    token = join.json()["token"]
+    v = view(client, {"id": public["id"]}, token)
+    assert v["you"] == 1 and v["seats"][1] == {
+        "seat": 1,
+        "kind": "human",
+        "bot": None,
+        "name": "Bo",
+    }
+    again = client.post(f"/api/games/{public['id']}/join", json={"seat": 1, "name": "Cy"})
+    assert again.status_code == 409
+    res = client.post("/api/games", json={"game": "pavilion", "seats": [{"kind": "open"}] * 2})
+    assert res.status_code == 400 and "make the game public" in res.json()["error"]
+    res = client.post(
+        "/api/games",
+        json={
+            "game": "pavilion",
+            "seats": [{"kind": "human", "name": "a\x07b"}, {"kind": "human"}],
+        },
+    )
+    assert res.status_code == 400 and "printable" in res.json()["error"]
+
+
+def test_the_event_loop_never_waits_on_the_database(client, monkeypatch):
+    threads = set()
+    for name in ("create", "load", "append", "truncate", "claim", "list_public"):
+        real = getattr(Store, name)
+
+        def spy(self, *args, _real=real, **kwargs):
+            threads.add(threading.current_thread().name)
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(Store, name, spy)
+    g = create(client, options={"first_player": 0})
+    client.app.state.lobby.tables.clear()
+    first_moves(client, g, 1)
+    client.post(f"/api/games/{g['id']}/undo", json={"token": g["seats"][0]["token"]})
+    client.get("/api/games")
+    assert threads and all(t.startswith("azul-store") for t in threads)
+
+
+def test_database_errors_never_log_tokens(tmp_path, caplog):
+    from azul.server.store import Seat, StoredGame, now
+
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    game = StoredGame(
+        "g", "sintra", {}, 1, True, False, False, "secret-watch", now(),
+        [Seat(0, "human", "secret-seat")], [], 0,
+    )  # fmt: skip
+    store.create(game)
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(Exception) as failed:
+        store.create(game)  # the same ids again
+    assert "secret" not in str(failed.value) and "secret" not in caplog.text
+
+
+def test_access_logs_hide_tokens(caplog):
+    from azul.server.app import hide_tokens
+
+    hide_tokens()
+    with caplog.at_level(logging.INFO, "uvicorn.access"):
+        logging.getLogger("uvicorn.access").info(
+            '%s - "%s %s HTTP/%s" %d',
+            "1.2.3.4",
+            "GET",
+            "/api/games/g?token=abc&lang=fr",
+            "1.1",
+            200,
+        )
+    assert "abc" not in caplog.text and "token=***&lang=fr" in caplog.text
+
+
+def test_the_operator_sets_the_limits(tmp_path, capsys):
+    from azul.cli import main
+
+    assert Settings().with_limits([("bot_time", 2), ("lobby_games", 5)]).bot_time == 2.0
+    assert main(["serve", "--limit", "bots=9"]) == 2
+    assert "unknown limit 'bots'" in capsys.readouterr().err
+    assert main(["serve", "--limit", "bot_processes=-1"]) == 2
+    assert "not a positive number" in capsys.readouterr().err
+    assert main(["serve", "--components", f"mine={tmp_path / 'none.toml'}"]) == 2
+    assert "is not a file" in capsys.readouterr().err
