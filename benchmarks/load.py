@@ -1,14 +1,15 @@
 """Load benchmark: many concurrent games played over WebSockets against one server process.
 
 Every game has two seats held by this script's bots, which choose a random legal move after a
-pause (``--think``, the bots' thinking, which is not part of the latency). Each move is sent on
-the seat's WebSocket; the new view comes back on every connection of the game. At the end the
-script reports the server's own time per move (``/api/stats``: checks, commit and live views),
-the round trip seen by the clients, the games completed, and checks that nothing was lost:
-every move a client saw acknowledged is in the game's stored record.
+pause (``--think``, the bots' thinking, which is not part of the latency), and ``--spectators``
+more connections that only watch. Each move is sent on the seat's WebSocket; the new view comes
+back on every connection of the game. At the end the script reports the server's own time per
+move (``/api/stats``: checks, commit and live views), the round trip seen by the clients, the
+games completed, the server's memory (when it started the server), and checks that nothing was
+lost: every move a client saw acknowledged is in the game's stored record.
 
-    python benchmarks/load.py --games 200            # starts its own server (SQLite)
-    python benchmarks/load.py --url http://host:8000 # or drives a running one
+    python benchmarks/load.py --games 200 --spectators 5   # starts its own server (SQLite)
+    python benchmarks/load.py --url http://host:8000       # or drives a running one
 """
 
 from __future__ import annotations
@@ -28,9 +29,21 @@ import httpx
 import websockets
 from tqdm import tqdm
 
+# A benchmark opens many connections and games from one address: lift the limits meant for a
+# public server; idle tables leave memory after a few seconds, to measure what that frees.
+LIMITS = {
+    "creates_per_minute": 1_000_000,
+    "sockets_per_client": 1_000_000,
+    "sockets_per_game": 1_000,
+    "max_connections": 100_000,
+    "idle_seconds": 3,
+}
+
 
 def start_server(port: int, database: str) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "azul", "serve", "--port", str(port), "--database", database]
+    for key, value in LIMITS.items():
+        cmd += ["--limit", f"{key}={value}"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     end = time.time() + 30
     while time.time() < end:
@@ -68,7 +81,29 @@ async def seat(
     raise RuntimeError(f"game {gid}: the connection closed before the end")
 
 
-async def run(args: argparse.Namespace, url: str) -> dict:
+async def spectator(url: str, gid: str, token: str) -> int:
+    """A spectator: reads every view until the game is over; the number of views it got."""
+    views = 0
+    async with websockets.connect(f"{url}/api/games/{gid}/ws?token={token}") as ws:
+        async for message in ws:
+            views += 1
+            if json.loads(message)["over"]:
+                return views
+    raise RuntimeError(f"game {gid}: a spectator's connection closed before the end")
+
+
+def rss_mb(pid: int | None) -> float | None:
+    """The resident memory of a process (Linux), in MB."""
+    if pid is None:
+        return None
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    return None
+
+
+async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict:
     ws_url = url.replace("http", "ws", 1)
     rng = random.Random(args.seed)
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
@@ -80,12 +115,12 @@ async def run(args: argparse.Namespace, url: str) -> dict:
                     "game": args.game if args.game != "both" else ("pavilion", "sintra")[i % 2],
                     "options": {"players": 2},
                     "seats": [{"kind": "human"}, {"kind": "human"}],
-                    "seed": args.seed + i,
                 },
             )
             res.raise_for_status()
             games.append(res.json())
         trips: list[float] = []
+        memory = [rss_mb(pid)]
         start = time.perf_counter()
         with tqdm(desc="moves", unit="move", disable=args.quiet) as bar:
             jobs = [
@@ -95,9 +130,17 @@ async def run(args: argparse.Namespace, url: str) -> dict:
                 for g in games
                 for s in g["seats"]
             ]
-            results = await asyncio.gather(*jobs, return_exceptions=True)
+            watchers = [
+                spectator(ws_url, g["id"], g["watch_token"])
+                for g in games
+                for _ in range(args.spectators)
+            ]
+            sampler = asyncio.ensure_future(sample(memory, pid))
+            everything = await asyncio.gather(*jobs, *watchers, return_exceptions=True)
+            sampler.cancel()
         wall = time.perf_counter() - start
-        failures = [r for r in results if isinstance(r, Exception)]
+        results, watched = everything[: len(jobs)], everything[len(jobs) :]
+        failures = [r for r in everything if isinstance(r, Exception)]
         moved = [r for r in results if not isinstance(r, Exception)]
         lost = completed = 0
         for i, g in enumerate(games):
@@ -108,6 +151,13 @@ async def run(args: argparse.Namespace, url: str) -> dict:
             seen = sum(x for x in results[2 * i : 2 * i + 2] if not isinstance(x, Exception))
             lost += max(0, seen - len(view["log"]))
         stats = (await client.get("/api/stats")).json()
+        evicted = None
+        if pid is not None:  # the finished tables are idle now: wait for them to leave memory
+            for _ in range(60):
+                await asyncio.sleep(1)
+                evicted = (await client.get("/api/stats")).json()["tables"]
+                if evicted == 0:
+                    break
     trips.sort()
     return {
         "games": args.games,
@@ -117,7 +167,16 @@ async def run(args: argparse.Namespace, url: str) -> dict:
         "lost": lost,
         "seconds": round(wall, 1),
         "moves_per_second": round(sum(moved) / wall, 1),
+        "spectators_per_game": args.spectators,
+        "spectator_views": sum(w for w in watched if not isinstance(w, Exception)),
         "server_move_ms": stats["move_ms"],
+        "server_rss_mb": {
+            "before": memory[0],
+            "peak": max((m for m in memory if m is not None), default=None),
+            "after_eviction": rss_mb(pid),
+            "tables_in_memory_at_the_end": stats["tables"],
+            "tables_in_memory_after_eviction": evicted,
+        },
         "round_trip_ms": {
             "p50": round(1000 * statistics.median(trips), 2) if trips else None,
             "p99": round(1000 * trips[int(0.99 * (len(trips) - 1))], 2) if trips else None,
@@ -125,10 +184,20 @@ async def run(args: argparse.Namespace, url: str) -> dict:
     }
 
 
+async def sample(memory: list, pid: int | None) -> None:
+    """The server's memory every half second."""
+    while pid is not None:
+        await asyncio.sleep(0.5)
+        memory.append(rss_mb(pid))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
     parser.add_argument("--game", choices=["pavilion", "sintra", "both"], default="both")
+    parser.add_argument(
+        "--spectators", type=int, default=0, help="watching connections per game (default 0)"
+    )
     parser.add_argument(
         "--think", type=float, default=1.0, help="mean seconds a bot waits before moving"
     )
@@ -147,7 +216,7 @@ def main() -> int:
         proc = start_server(args.port, database)
         url = f"http://127.0.0.1:{args.port}"
     try:
-        result = asyncio.run(run(args, url))
+        result = asyncio.run(run(args, url, proc.pid if proc else None))
     finally:
         if proc is not None:
             proc.terminate()

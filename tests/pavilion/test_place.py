@@ -78,9 +78,9 @@ def test_wild_count_is_a_choice():
 def test_needs_enough_tiles():
     s = load(hands=["RR"])
     before = s.to_json()
-    with pytest.raises(azul.IllegalMoveError, match="needs 3 tiles: hand has 2 red and 0 wild"):
+    with pytest.raises(azul.IllegalMoveError, match="costs 3: hand has 2 red and 0 wild"):
         s.apply_string("R@R3")
-    with pytest.raises(azul.IllegalMoveError, match="at most 1 wild"):
+    with pytest.raises(azul.IllegalMoveError, match="wilds pay at most 1 of it"):
         s.apply_string("R@R2+2")
     assert s.to_json() == before
 
@@ -169,7 +169,7 @@ def test_bonus_tiles_are_chosen_from_the_supply():
     s.apply_string("O@O6+0")
     assert s.owed == 3
     assert moves(s) == ["S:P", "S:G", "S:O", "S:Y", "S:B", "S:R"]
-    with pytest.raises(azul.IllegalMoveError, match="choose 3 bonus"):
+    with pytest.raises(azul.IllegalMoveError, match=r"bonus tiles from the supply \(3 to take\)"):
         s.apply_string("pass")
     s.apply_string("S:R")
     with pytest.raises(azul.IllegalMoveError, match="the supply has no red tile"):

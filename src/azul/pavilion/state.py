@@ -294,7 +294,7 @@ class PavilionState(DealtState):
         elif kind == BONUS_PICK:
             if what != BONUS:
                 raise IllegalMoveError(
-                    "{move}: choose {n} bonus tile(s) from the supply first, e.g. 'S:R'",
+                    "{move}: first take your bonus tiles from the supply ({n} to take), e.g. 'S:R'",
                     move=space.to_string(action),
                     n=self.owed,
                 )
@@ -386,34 +386,34 @@ class PavilionState(DealtState):
                 )
             if hc < n:
                 raise IllegalMoveError(
-                    "needs {n} tiles: hand has {have} {color} (wild)", n=n, have=hc, color=name
+                    "costs {n}: hand has {have} {color} (wild)", n=n, have=hc, color=name
                 )
         else:
             if not hc:
                 raise IllegalMoveError(
-                    "needs {n} tiles: hand has {have} {color} and {wilds} wild ({wild}), and at "
-                    "least one must be {color}",
+                    "costs {n}: hand has {have} {color} and {wilds} wild ({wild}), and at least "
+                    "one must be {color}",
                     **dict(n=n, have=hc, color=name, wilds=hw, wild=wild),
                 )
             if hc + hw < n:
                 raise IllegalMoveError(
-                    "needs {n} tiles: hand has {have} {color} and {wilds} wild ({wild})",
+                    "costs {n}: hand has {have} {color} and {wilds} wild ({wild})",
                     **dict(n=n, have=hc, color=name, wilds=hw, wild=wild),
                 )
             if k > n - 1:
                 raise IllegalMoveError(
-                    "space {space} costs {n}: at most {most} wild(s) can be paid",
+                    "space {space} costs {n}: wilds pay at most {most} of it",
                     space=space_name(sp),
                     n=n,
                     most=n - 1,
                 )
             if k > hw:
                 raise IllegalMoveError(
-                    "cannot pay {k} wild(s): hand has {wilds} {wild}", k=k, wilds=hw, wild=wild
+                    "cannot pay {k} with wilds: hand has {wilds} {wild}", k=k, wilds=hw, wild=wild
                 )
             if n - k > hc:
                 raise IllegalMoveError(
-                    "needs {n} tiles: with {k} wild(s) that is {rest} {color}, hand has {have}",
+                    "costs {n}: paying {k} with wilds leaves {rest} {color}, hand has {have}",
                     n=n,
                     k=k,
                     rest=n - k,
@@ -501,7 +501,8 @@ class PavilionState(DealtState):
             keep = KEEPS[x - 1]
             if total <= data.CORNER_SPACES:
                 raise IllegalMoveError(
-                    "the hand has only {total} tile(s), all kept: say just 'pass'", total=total
+                    "a hand of {n} tiles or fewer is kept whole: say just 'pass'",
+                    n=data.CORNER_SPACES,
                 )
             for c in range(NC):
                 if keep[c] > hand[c]:

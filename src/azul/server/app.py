@@ -165,7 +165,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        tidy = asyncio.ensure_future(lobby.keep_tidy())
+        tidy = asyncio.ensure_future(lobby.keep_tidy(min(30.0, settings.idle_seconds / 2)))
         yield
         tidy.cancel()
         lobby.close()

@@ -321,10 +321,14 @@ class Lobby:
             return Seat(i, kind, token, bot=level, name=name)
         raise AzulError("{where}: kind is 'human', 'open' or 'bot'", where=where)
 
-    def _settle(self, state: azul.State, log: list[tuple[int, int]]) -> None:
-        """Draw every chance outcome now due, appending them to ``log``."""
+    def _settle(
+        self, state: azul.State, log: list[tuple[int, int]], notation: list[str] | None = None
+    ) -> None:
+        """Draw every chance outcome now due, appending them to ``log`` (and their notation)."""
         while state.is_chance_node():
             outcome = _draw(state)
+            if notation is not None:
+                notation.append(state.action_to_string(outcome))
             state.apply_action(outcome)
             log.append((CHANCE_SEAT, outcome))
 
@@ -580,16 +584,11 @@ class Lobby:
     async def _commit(self, table: Table, seat: int, action: int) -> None:
         """Apply on a copy, draw what is then due, commit, then make the copy the table's state
         (all or nothing). The caller holds the table's lock."""
+        notation = [table.state.action_to_string(action)]
         after = table.state.clone()
         after.apply_action(action)  # raises with the reason; nothing changed
         entries = [(seat, action)]
-        self._settle(after, entries)
-        notation = [table.state.action_to_string(action)]
-        replay = table.state.clone()
-        replay.apply_action(action)
-        for _, outcome in entries[1:]:
-            notation.append(replay.action_to_string(outcome))
-            replay.apply_action(outcome)
+        self._settle(after, entries, notation)
         s = table.stored
         try:
             await self._io(

@@ -31,7 +31,7 @@ function seatRows() {
   const box = $("seats");
   box.innerHTML = "";
   const bots = [["human", t("person")], ["random", t("random bot")], ["greedy", t("greedy bot")],
-    ["heuristic", t("heuristic bot")], ["mcts:time=0.5,iterations=null", t("MCTS bot")]];
+    ["heuristic", t("heuristic bot")], ["mcts", t("MCTS bot")]];
   for (let i = 0; i < n; i++) {
     const options = bots.map(([value, label]) =>
       `<option value="${value}" ${value === (i ? "heuristic" : "human") ? "selected" : ""}>` +
