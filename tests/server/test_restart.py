@@ -52,6 +52,8 @@ def wait_turn(base, gid, token):
 
 
 def test_kill_9_and_restart(database):
+    # a person against a bot (seeded), and meanwhile two bots playing each other with the
+    # server's own draws: kill -9 mid-game loses nothing that was acknowledged or seen
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     url = database
@@ -66,6 +68,13 @@ def test_kill_9_and_restart(database):
                 "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
             },
         ).json()
+        bots = httpx.post(
+            f"{base}/api/games",
+            json={
+                "game": "sintra",
+                "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "heuristic"}],
+            },
+        ).json()
         token = g["seats"][0]["token"]
         for _ in range(3):
             view = wait_turn(base, g["id"], token)
@@ -76,6 +85,9 @@ def test_kill_9_and_restart(database):
             assert res.status_code == 200
         before = wait_turn(base, g["id"], token)
         assert len(before["log"]) >= 6
+        watch = {"token": bots["watch_token"]}
+        seen = httpx.get(f"{base}/api/games/{bots['id']}", params=watch).json()["log"]
+        assert seen  # the bots are playing
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
@@ -88,6 +100,13 @@ def test_kill_9_and_restart(database):
             json={"token": token, "action": after["legal"][0]["action"]},
         )
         assert res.status_code == 200  # the game goes on
+        end = time.time() + 120
+        while time.time() < end:  # and the bots finish theirs, from where they were
+            again = httpx.get(f"{base}/api/games/{bots['id']}", params=watch).json()
+            if again["over"]:
+                break
+            time.sleep(0.2)
+        assert again["over"] and again["log"][: len(seen)] == seen
     finally:
         proc.terminate()
         proc.wait()

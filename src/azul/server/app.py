@@ -142,6 +142,11 @@ def _answer(request: Request | WebSocket, error: AzulError) -> JSONResponse:
     return JSONResponse({"error": error.translate(gettext)}, status_of(error), headers=headers)
 
 
+def _json(text: str) -> Response:
+    """A view, already JSON text (built once for every listener)."""
+    return Response(text, media_type="application/json")
+
+
 def _invalid(exc: RequestValidationError) -> Invalid:
     """The first problem of a request that does not have the documented shape."""
     problem = exc.errors()[0] if exc.errors() else {}
@@ -262,23 +267,25 @@ def create_app(
         return lobby.stats()
 
     @app.get("/api/games/{game_id}", operation_id="get_game", responses=responses(403, 404))
-    async def get_game(game_id: str, token: str = Query(max_length=64)) -> dict:
+    async def get_game(game_id: str, token: str = Query(max_length=64)) -> Response:
         """A seat's or the spectators' view, with the legal moves of the seat to move."""
-        return await lobby.view(game_id, token)
+        return _json(await lobby.view(game_id, token))
 
     @app.post(
         "/api/games/{game_id}/moves",
         operation_id="post_move",
         responses=responses(400, 403, 404, 409),
     )
-    async def post_move(game_id: str, body: Move) -> dict:
-        return await lobby.move(game_id, body.token, body.action, body.move)
+    async def post_move(game_id: str, body: Move) -> Response:
+        """Play a move; the answer is the seat's new view."""
+        return _json(await lobby.move(game_id, body.token, body.action, body.move))
 
     @app.post(
         "/api/games/{game_id}/undo", operation_id="post_undo", responses=responses(403, 404, 409)
     )
-    async def post_undo(game_id: str, body: Token) -> dict:
-        return await lobby.undo(game_id, body.token)
+    async def post_undo(game_id: str, body: Token) -> Response:
+        """Take back your last move (and the bots' replies since); the seat's new view."""
+        return _json(await lobby.undo(game_id, body.token))
 
     @app.get(
         "/api/games/{game_id}/svg",

@@ -154,7 +154,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     thinking: bool = False  # a bot task is running for this table
     listeners: list[Listener] = field(default_factory=list)
-    views: dict[int | None, tuple[dict, str]] = field(default_factory=dict)  # by audience
+    views: dict[int | None, str] = field(default_factory=dict)  # JSON text, by audience
     users: int = 0  # requests using the table now
     used: float = field(default_factory=time.monotonic)
     undo_points: dict[int, int | None] = field(default_factory=dict)  # by seat, this version
@@ -189,7 +189,9 @@ class Lobby:
         self.store = store
         self.settings = settings or Settings()
         self.executor = executor
-        self.io = ThreadPoolExecutor(4, thread_name_prefix="azul-store")
+        # SQLite takes one writer at a time, and a second thread would wait in its busy loop
+        threads = 1 if store.engine.dialect.name == "sqlite" else 4
+        self.io = ThreadPoolExecutor(threads, thread_name_prefix="azul-store")
         self.tables: dict[str, Table] = {}
         self.loading: dict[str, asyncio.Future[Table]] = {}
         self.tasks: set[asyncio.Task] = set()
@@ -251,15 +253,13 @@ class Lobby:
         ):
             raise OptionError("seed: {seed} is not in 0..2**63 - 1", seed=seed)
         seeded = seed is not None
-        components = "components" in azul.load_game(game).options  # names the known games
         stored_options = dict(options)
-        if components:
+        if "components" in azul.load_game(game).options:  # (an unknown game is named here)
             stored_options["components"] = options.get("components") or DEFAULT_COMPONENTS
         g = azul.load_game(game, **self._engine_options(stored_options, seeded))  # a bad option
-        named = stored_options.get("components")
-        stored_options = {k: v for k, v in g.options.items() if k != "explicit_chance"}
-        if components:
-            stored_options["components"] = named
+        for key, value in g.options.items():  # stored with every default, sets by their name
+            if key not in ("explicit_chance", "components"):
+                stored_options[key] = value
         if not isinstance(seats, list) or len(seats) != g.info.num_players:
             raise AzulError(
                 "seats: {n} players need {n} seats, got {got}",
@@ -392,12 +392,14 @@ class Lobby:
             self._evict()
 
     # -- views --------------------------------------------------------------------------
-    async def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def view(self, game_id: str, token: str | None) -> str:
+        """A seat's or the spectators' view, as JSON text."""
         async with self._use(game_id) as table:
-            return self._view(table, table.seat_of(token))[0]
+            return self._view(table, table.seat_of(token))
 
-    def _view(self, table: Table, seat: int | None) -> tuple[dict[str, Any], str]:
-        """A seat's or the spectators' view and its JSON text, built once per change."""
+    def _view(self, table: Table, seat: int | None) -> str:
+        """A seat's or the spectators' view as JSON text, built once per change (only the text
+        is kept: it is what every listener is sent)."""
         known = table.views.get(seat)
         if known is not None:
             return known
@@ -439,7 +441,7 @@ class Lobby:
             "can_undo": seat is not None and self._undo_point(table, seat) is not None,
             "position": position,
         }
-        known = table.views[seat] = (view, json.dumps(view))
+        known = table.views[seat] = json.dumps(view)
         return known
 
     @staticmethod
@@ -547,10 +549,11 @@ class Lobby:
     # -- moves ----------------------------------------------------------------------------
     async def move(
         self, game_id: str, token: str | None, action: Any = None, move: Any = None
-    ) -> dict[str, Any]:
-        """Play a human's action (an id or the notation); committed before it is answered."""
+    ) -> str:
+        """Play a human's action (an id or the notation); committed before it is answered.
+        The seat's new view, as JSON text."""
         table, seat = await self.play(game_id, token, action, move)
-        return self._view(table, seat)[0]
+        return self._view(table, seat)
 
     async def play(
         self, game_id: str, token: str | None, action: Any = None, move: Any = None
@@ -635,7 +638,7 @@ class Lobby:
         s = table.stored
         return _position(s.game, table.options, s.seed, table.actions(upto))
 
-    async def undo(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def undo(self, game_id: str, token: str | None) -> str:
         async with self._use(game_id) as table:
             seat = table.seat_of(token)
             async with table.lock:
@@ -655,7 +658,7 @@ class Lobby:
                 table.changed()
                 self._broadcast(table)
             self._start_bots(table)
-            return self._view(table, seat)[0]
+            return self._view(table, seat)
 
     # -- bots -----------------------------------------------------------------------------
     def _start_bots(self, table: Table) -> None:
@@ -733,7 +736,7 @@ class Lobby:
                 raise TooMany("this game has too many live connections", retry_after=60)
             listener = Listener(seat)
             table.listeners.append(listener)
-            listener.post(self._view(table, seat)[1])
+            listener.post(self._view(table, seat))
             return table, listener
 
     def unsubscribe(self, table: Table, listener: Listener) -> None:
@@ -743,7 +746,7 @@ class Lobby:
 
     def _broadcast(self, table: Table) -> None:
         for listener in table.listeners:
-            listener.post(self._view(table, listener.seat)[1])
+            listener.post(self._view(table, listener.seat))
 
     def stats(self) -> dict[str, Any]:
         """Tables in memory, people's moves since the start, and how long the server took."""

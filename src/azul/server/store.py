@@ -26,11 +26,13 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    insert,
     inspect,
     select,
     text,
     update,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -256,13 +258,14 @@ class Store:
     ) -> None:
         """Commit ``entries`` as plies ``ply``, ``ply + 1``, ... if the game is still at
         ``version``; Stale (and nothing written) otherwise."""
+        rows = [
+            {"game_id": game_id, "ply": ply + i, "action": a, "seat": seat}
+            for i, (seat, a) in enumerate(entries)
+        ]
         try:
-            with Session(self.engine) as s, s.begin():
-                self._bump(s, game_id, version, finished)
-                s.add_all(
-                    MoveRow(game_id=game_id, ply=ply + i, action=a, seat=seat)
-                    for i, (seat, a) in enumerate(entries)
-                )
+            with self.engine.begin() as db:  # Core, not the ORM: a move is on every hot path
+                self._bump(db, game_id, version, finished)
+                db.execute(insert(MoveRow.__table__), rows)
         except IntegrityError:
             raise Stale(
                 "move {ply} of game {game} was already played", ply=ply, game=game_id
@@ -270,13 +273,13 @@ class Store:
 
     def truncate(self, game_id: str, ply: int, version: int) -> None:
         """Take back every entry from ``ply`` on (undo), if the game is still at ``version``."""
-        with Session(self.engine) as s, s.begin():
-            self._bump(s, game_id, version, False)
-            s.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
+        with self.engine.begin() as db:
+            self._bump(db, game_id, version, False)
+            db.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
 
     @staticmethod
-    def _bump(s: Session, game_id: str, version: int, finished: bool) -> None:
-        done = s.execute(
+    def _bump(db: Connection, game_id: str, version: int, finished: bool) -> None:
+        done = db.execute(
             update(GameRow)
             .where(GameRow.id == game_id, GameRow.version == version)
             .values(version=version + 1, finished=finished)
