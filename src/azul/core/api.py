@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from azul.core.errors import IllegalMoveError, OptionError
+from azul.core.errors import IllegalMoveError, Message, OptionError
 
 CHANCE = -1
 """``current_player()`` while a random draw is due (only with ``explicit_chance=True``)."""
@@ -86,11 +86,34 @@ class Game:
     def render_text(self, state: State, color: bool = False) -> str:
         raise NotImplementedError
 
-    def render_svg(self, state: State, patterns: bool = False, lang: str | None = None) -> str:
+    def render_svg(
+        self,
+        state: State,
+        patterns: bool = False,
+        lang: str | None = None,
+        seat: int | None = None,
+        layout: str = "wide",
+    ) -> str:
         raise NotImplementedError
 
+    # -- what clients show of an action (see State's methods of the same names) --------------
     def action_targets(self, state: State, action: int) -> list[dict[str, str]]:
         return []
+
+    def action_marks(self, state: State, action: int) -> list[dict[str, str]]:
+        return []
+
+    def action_details(self, state: State, action: int) -> dict[str, Any]:
+        return {}
+
+    def describe_action(self, state: State, action: int) -> Message:
+        return Message("{move}", move=state.action_to_string(action))
+
+    def action_preview(self, state: State, action: int) -> dict[str, int]:
+        after = state.clone()
+        seat = state.current_player()
+        after.apply_action(action)
+        return {"points": after.scores()[seat] - state.scores()[seat]}
 
     def num_distinct_actions(self) -> int:
         return self.info.num_distinct_actions
@@ -157,16 +180,45 @@ class State:
         """The position as text for a terminal; ``color`` paints the pieces (ANSI)."""
         return self.game.render_text(self, color)
 
-    def to_svg(self, patterns: bool = False, lang: str | None = None) -> str:
+    def to_svg(
+        self,
+        patterns: bool = False,
+        lang: str | None = None,
+        seat: int | None = None,
+        layout: str = "wide",
+    ) -> str:
         """The position drawn as an SVG document; ``patterns`` adds a pattern per colour
-        (colour-blind mode); ``lang`` (en, fr, pt) the language of its words."""
-        return self.game.render_svg(self, patterns, lang)
+        (colour-blind mode); ``lang`` (en, fr, pt) the language of its words; ``seat`` the
+        viewer, whose board is drawn large (None: a spectator); ``layout`` "wide" for a
+        screen wider than tall, "tall" for a phone."""
+        return self.game.render_svg(self, patterns, lang, seat, layout)
 
     def action_targets(self, action: int) -> list[dict[str, str]]:
         """The drawing's elements a person clicks, in order, to choose a legal ``action``:
         each as the ``data-`` attributes it carries (``{"source": "F3", "color": "R"}``).
-        Actions with no target are chosen from a list."""
+        Legal actions with the same targets are told apart by their ``action_details``."""
         return self.game.action_targets(self, action)
+
+    def action_marks(self, action: int) -> list[dict[str, str]]:
+        """Where the pieces of ``action`` lie once it is played: the elements of the drawing
+        after it (matched like targets) that show a player's last move."""
+        return self.game.action_marks(self, action)
+
+    def action_details(self, action: int) -> dict[str, Any]:
+        """What tells this action apart from legal actions with the same targets, for a
+        client to draw as a choice: ``{"pay": {"R": 2, "P": 1}}`` (the pieces paid),
+        ``{"keep": {"G": 1}}`` (the pieces kept)."""
+        return self.game.action_details(self, action)
+
+    def describe_action(self, action: int) -> Message:
+        """The action in words, as a message to translate: "takes {count} {color} from
+        factory {factory}" with its fields (without the player's name)."""
+        return self.game.describe_action(self, action)
+
+    def action_preview(self, action: int) -> dict[str, int]:
+        """What the action earns at once, before any draw: ``{"points": 3}`` and the game's
+        own items (bonus tiles owed, pieces broken)."""
+        return self.game.action_preview(self, action)
 
     def _repr_svg_(self) -> str:  # Jupyter shows a state as its drawing
         return self.to_svg()

@@ -18,6 +18,35 @@ class Word(str):
     __slots__ = ()
 
 
+class Message:
+    """A sentence for people, to translate: a template with named fields, game words (``Word``)
+    among them. ``to_json()`` gives it to clients that translate it themselves."""
+
+    __slots__ = ("fields", "template")
+
+    def __init__(self, template: str, **fields: Any):
+        self.template = template
+        self.fields = fields
+
+    def translate(self, gettext: Callable[[str], str]) -> str:
+        values = {k: gettext(v) if isinstance(v, Word) else v for k, v in self.fields.items()}
+        return gettext(self.template).format(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"text": template, "fields": {...}, "words": [fields that are game words]}``."""
+        return {
+            "text": self.template,
+            "fields": dict(self.fields),
+            "words": [k for k, v in self.fields.items() if isinstance(v, Word)],
+        }
+
+    def __str__(self) -> str:
+        return self.translate(lambda text: text)
+
+    def __repr__(self) -> str:
+        return f"Message({str(self)!r})"
+
+
 class AzulError(Exception):
     """Base class of every error raised by the project."""
 

@@ -42,6 +42,7 @@ ERRORS = (
     "TooLarge",
     "TooMany",
     "Invalid",
+    "Message",
 )
 KEYWORDS = {
     **DEFAULT_KEYWORDS,
