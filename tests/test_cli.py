@@ -252,3 +252,19 @@ def test_commands_in_the_users_language(lang, typed, words):
     for word in words:
         assert word in text
     assert "illégal" not in text and "inválida" not in text
+
+
+def test_undo_takes_back_only_your_own_move_before_another_person_moves():
+    # two people at one terminal: seat 1 has nothing to take back; once seat 1 has moved,
+    # seat 0 cannot take back its move any more (the browser's rule too)
+    state = azul.load_game("pavilion", first_player=0).new_initial_state(3)
+    first = state.action_to_string(state.legal_actions()[0])
+    after = state.clone()
+    after.apply_string(first)
+    second = after.action_to_string(after.legal_actions()[0])
+    typed = iter([first, "undo", second, "undo"])
+    out = []
+    final = cli.play(state, {0, 1}, {}, seed=3, ask=lambda _: next(typed, "quit"), say=out.append)
+    assert "nothing to undo: you have not moved yet" in out  # seat 1's undo
+    assert "cannot undo: another person has moved since your last move" in out  # seat 0's
+    assert len(final.history()) == 2

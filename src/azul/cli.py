@@ -124,7 +124,10 @@ def play(
     """Play to the end: humans type moves, bots choose theirs. Moves are applied to ``state``;
     after an undo the game goes on in a copy. Returns the final state."""
     game = state.game
-    before: list[azul.State] = []  # the position before each of the humans' moves, for undo
+    # the position before each of the humans' moves, and who moved, for undo: your last move
+    # and the bots' replies since, as long as nothing was drawn and no other person moved (the
+    # browser's undo is the same)
+    before: list[tuple[int, azul.State]] = []
     say(state.render(color))
     while not state.is_terminal():
         seat = state.current_player()
@@ -163,12 +166,14 @@ def play(
             say(_("hint: {moves}").format(moves=", ".join(c.move for c in best)))
             continue
         if command == "undo":
-            if not before:
+            if not any(mover == seat for mover, _position in before):
                 say(_("nothing to undo: you have not moved yet"))
-            elif before[-1].generator_state() != state.generator_state():
+            elif before[-1][0] != seat:
+                say(_("cannot undo: another person has moved since your last move"))
+            elif before[-1][1].generator_state() != state.generator_state():
                 say(_("cannot undo: pieces were drawn since your last move"))
             else:
-                state = before.pop()
+                state = before.pop()[1]
                 say(_("took back your last move") + "\n" + state.render(color))
             continue
         if command == "rules":
@@ -186,7 +191,7 @@ def play(
             hint = hint.format(moves=words["moves"], help=words["help"])
             say(_("not legal: {reason}").format(reason=e.translate(_)) + f"  ({hint})")
             continue
-        before.append(copy)
+        before.append((seat, copy))
         say(state.render(color))
     if state.is_terminal():
         say(_outcome(state))

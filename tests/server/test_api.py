@@ -41,7 +41,9 @@ def test_two_people_play_with_their_tokens(client):
     move = v0["legal"][0]["move"]
     res = client.post(f"/api/games/{g['id']}/moves", json={"token": t0, "move": move})
     assert res.status_code == 200
-    assert res.json()["log"] == [{"ply": 1, "seat": 0, "move": move}]
+    (entry,) = res.json()["log"]
+    assert (entry["ply"], entry["seat"], entry["move"]) == (1, 0, move)
+    assert entry["text"]["text"] and entry["text"]["fields"]  # the move in words
     v1 = client.get(f"/api/games/{g['id']}", params={"token": t1}).json()
     action = v1["legal"][0]["action"]
     res = client.post(f"/api/games/{g['id']}/moves", json={"token": t1, "action": action})
@@ -234,6 +236,8 @@ def test_hints_replays_patterns_and_the_final_breakdown(client):
     plain = client.get(f"/api/games/{gid}/svg", params={"token": t0}).text
     patterned = client.get(f"/api/games/{gid}/svg", params={"token": t0, "patterns": 1}).text
     assert "azul-pat-" not in plain and "url(#azul-pat-" in patterned
+    res = client.post(f"/api/games/{gid}/rematch", json={"token": t0})
+    assert res.status_code == 409 and "not over" in res.json()["error"]
     while not view["over"]:  # seat 0 plays its first legal move each turn
         if view["legal"]:
             client.post(
@@ -251,6 +255,17 @@ def test_hints_replays_patterns_and_the_final_breakdown(client):
     )
     res = client.get(f"/api/games/{gid}/svg", params={"token": t0, "ply": plies + 1})
     assert res.status_code == 400 and f"0..{plies}" in res.json()["error"]
+    # a rematch: same game, options and seats, a new deal; everyone finds it in their view
+    res = client.post(f"/api/games/{gid}/rematch", json={"token": g["watch_token"]})
+    assert res.status_code == 403
+    again = client.post(f"/api/games/{gid}/rematch", json={"token": t0}).json()
+    assert client.post(f"/api/games/{gid}/rematch", json={"token": t0}).json() == again
+    new = client.get(f"/api/games/{again['id']}", params={"token": again["token"]}).json()
+    assert new["you"] == 0 and not new["over"] and new["seats"] == view["seats"]
+    assert new["options"] == view["options"] and not new["seeded"]
+    assert client.get(f"/api/games/{gid}", params={"token": t0}).json()["rematch"] == again
+    watch = client.get(f"/api/games/{gid}", params={"token": g["watch_token"]}).json()
+    assert watch["rematch"]["id"] == again["id"] and watch["rematch"]["token"] != again["token"]
 
 
 def test_stats_count_the_moves_of_people(client):

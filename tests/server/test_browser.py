@@ -1,14 +1,18 @@
-"""A real headless Chromium plays complete games against a bot through the web client.
+"""A real headless Chromium plays through the web client the way people do: by clicking the
+board (never the list of moves), on a wide screen and on a phone.
 
 Needs Playwright and Debian's chromium (.ci/run installs both); skipped without them.
-Screenshots are saved under test-artifacts/.
+Screenshots of every phase are saved under test-artifacts/.
 """
 
+import os
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -29,6 +33,8 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+WIDE = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
@@ -56,102 +62,274 @@ def browser():
         browser.close()
 
 
-@pytest.fixture(scope="module")
-def page(browser):
-    return browser.new_page(viewport={"width": 1200, "height": 900}, locale="en-GB")
+def new_page(browser, viewport=WIDE, locale="en-GB"):
+    page = browser.new_page(viewport=viewport, locale=locale)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
 
 
-def take_a_turn(page):
-    """One move the way a person makes it: click highlighted pieces and places on the board
-    while there are any, else pick from the list of moves; then confirm."""
-    for _ in range(6):
+def create(page, server, game, bot="random", name="Ana"):
+    """A new game from the lobby: you against a bot; the table opens at once."""
+    page.goto(server + "/")
+    page.fill("input[name=name]", name)
+    page.select_option("select[name=game]", game)
+    page.select_option("select[name=seat1]", bot)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#board svg", timeout=30_000)
+
+
+def log_length(page) -> int:
+    return page.locator("#log li").count()
+
+
+def take_a_turn(page, keep=None) -> bool:
+    """One move made on the board alone: click highlighted elements, then a choice drawn
+    beside the board if several moves remain (a payment, the tiles to keep), then confirm.
+    ``keep`` (a number of tiles) decides a pass's keep picker; by default none is kept."""
+    for _ in range(8):
         if page.locator("#confirm:enabled").count():
             page.click("#confirm")
             return True
-        clickable = page.locator("#board .clickable")
-        if clickable.count():
-            clickable.first.click()
-        elif page.locator("#moves button").count():
-            page.locator("#moves button").first.click()
-        else:
+        if page.locator("#choices .keep").count():
+            chips = page.locator("#choices .keep button")
+            for i in range(min(keep or 0, chips.count())):
+                chips.nth(i).click()
+            if not keep:
+                page.click("#choices >> text=Keep none")
+            continue
+        if page.locator("#choices button").count():
+            page.locator("#choices button").first.click()
+            continue
+        clickable = page.locator("#board g.clickable")
+        if not clickable.count():
             return False
-    raise AssertionError("no move could be chosen in 6 clicks")
+        clickable.first.click()
+    raise AssertionError("no move could be made in 8 clicks")
 
 
-@pytest.mark.parametrize("game", ["sintra", "pavilion"])
-def test_a_complete_game_in_the_browser(server, page, game):
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.goto(server + "/")
-    page.select_option("select[name=game]", game)
-    page.select_option("select[name=seat1]", "random")
-    page.click("button[type=submit]")
-    page.click("#links a >> text=play")
-    page.wait_for_selector("#status")
-    page.wait_for_selector("#board svg")
-    page.check("#patterns")  # colour-blind mode: patterns over the colours, remembered
-    page.wait_for_selector("#board pattern", state="attached")
-    page.click("#hint:enabled", timeout=120_000)  # the bot may move first, in a new pool
-    page.wait_for_function(
-        "document.querySelector('#hint-text').textContent.includes(':')", timeout=120_000
-    )
-    assert page.locator("#moves button.hinted").count() >= 1
-    page.screenshot(path=str(ARTIFACTS / f"{game}-start.png"))
-    end = time.time() + 240
-    moves = board_clicks = 0
+def play_to_the_end(page, name, budget=300):
+    """Take turns whenever it is our turn, screenshotting the start, the middle and the end."""
+    end = time.time() + budget
+    moves = 0
     while time.time() < end:
-        status = page.text_content("#status") or ""
-        if "game over" in status:
+        if page.locator("#end:not([hidden])").count():
             break
-        log_before = page.locator("#log li").count()
-        board_clicks += page.locator("#board .clickable").count() > 0
+        before = log_length(page)
         if not take_a_turn(page):
             page.wait_for_timeout(50)
             continue
-        page.wait_for_function(f"document.querySelectorAll('#log li').length > {log_before}")
+        page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
         moves += 1
-    page.screenshot(path=str(ARTIFACTS / f"{game}-end.png"), full_page=True)
-    assert "game over" in (page.text_content("#status") or "")
-    assert moves > 10 and board_clicks > 5
+        if moves == 1:
+            page.screenshot(path=str(ARTIFACTS / f"{name}-1-first-move.png"))
+        if moves == 20:
+            page.screenshot(path=str(ARTIFACTS / f"{name}-2-middle.png"), full_page=True)
+    page.wait_for_selector("#end:not([hidden])", timeout=60_000)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-3-end.png"), full_page=True)
+    return moves
+
+
+@pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["wide", "phone"])
+@pytest.mark.parametrize("game", ["sintra", "pavilion"])
+def test_a_complete_game_by_the_board_alone(server, browser, game, viewport):
+    page = new_page(browser, viewport)
+    name = f"{game}-{viewport['width']}"
+    create(page, server, game)
+    assert page.locator("#invite").is_hidden()  # nobody to invite: a bot plays the other seat
+    page.check("#patterns")  # colour-blind mode: patterns over the colours, remembered
+    page.wait_for_selector("#board pattern", state="attached")
+    page.screenshot(path=str(ARTIFACTS / f"{name}-0-start.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"]  # no horizontal scroll
+    if viewport is PHONE:  # tap targets of at least 44 px on a phone
+        page.wait_for_selector("#board g.clickable", timeout=60_000)
+        sizes = page.evaluate(
+            "[...document.querySelectorAll('#board g.clickable')].map(g => {"
+            "const r = g.getBoundingClientRect(); return Math.min(r.width, r.height)})"
+        )
+        assert min(sizes) >= 44, sizes
+    moves = play_to_the_end(page, name)
+    assert moves > 10
     assert page.locator("#board pattern").count() > 0  # the choice survived every redraw
     rows = page.locator("#breakdown tr")
     assert rows.count() >= 3 and "total" in rows.last.text_content()
+    first = page.locator("#log li").last.text_content()
+    assert "Ana" in first or "random" in first  # the log speaks in words, with names
     page.click("#first")
-    page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 0')")
-    page.wait_for_selector("#board svg title:text-matches('round 1')", state="attached")
-    page.screenshot(path=str(ARTIFACTS / f"{game}-replay-start.png"))
-    page.click("#next")
-    page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 1')")
+    page.wait_for_selector("#board svg title:text-matches('ound 1')", state="attached")
+    page.screenshot(path=str(ARTIFACTS / f"{name}-4-replay.png"))
+    page.click("#last")
+    assert not page.errors
+    if viewport is WIDE:  # a rematch: same seats, a new deal
+        old = page.url
+        page.click("#rematch")
+        page.wait_for_url(lambda url: url != old, timeout=30_000)
+        page.wait_for_selector("#board svg")
+        assert page.locator("#log li").count() <= 1 and page.locator("#end").is_hidden()
+    page.close()
+
+
+def api_game(server, game="pavilion", seed=3, **options):
+    """A game against a greedy bot, made through the API; the person's page address."""
+    body = {
+        "game": game,
+        "options": {"first_player": 0, **options},
+        "seed": seed,
+        "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}],
+    }
+    g = httpx.post(f"{server}/api/games", json=body).json()
+    return g, f"{server}/?game={g['id']}&token={g['seats'][0]['token']}"
+
+
+def test_undo_takes_back_the_bots_reply_too(server, browser):
+    page = new_page(browser)
+    g, url = api_game(server)
+    page.goto(url)
+    page.wait_for_selector("#board g.clickable")
+    start = page.locator("#board").inner_html()
+    assert take_a_turn(page)
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 2")  # the reply
+    page.wait_for_selector("#undo:enabled")
+    page.screenshot(path=str(ARTIFACTS / "undo-before.png"))
+    page.click("#undo")
+    page.wait_for_function("document.querySelectorAll('#log li').length === 0")
+    page.wait_for_selector("#board g.clickable")
+    assert page.locator("#board svg title").first.text_content() in start
+    page.close()
+
+
+def test_a_pass_that_keeps_fewer_than_four_tiles(server, browser):
+    page = new_page(browser)
+    g, url = api_game(server, seed=11)
+    page.goto(url)
+    watch = {"token": g["watch_token"]}
+    while True:  # draft until the play phase holds more than 4 tiles in hand
+        page.wait_for_selector("#board g.clickable", timeout=60_000)
+        view = httpx.get(f"{server}/api/games/{g['id']}", params=watch).json()
+        hand = sum(view["position"]["players"][0]["hand"].values())
+        if view["decision"] == "place" and view["to_move"] == 0 and hand > 4:
+            break
+        before = log_length(page)
+        assert take_a_turn(page)
+        page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+    page.click("#board g.clickable[data-pass]")
+    page.wait_for_selector("#choices .keep")
+    page.screenshot(path=str(ARTIFACTS / "pavilion-keep-picker.png"))
+    chips = page.locator("#choices .keep button")
+    chips.nth(0).click()
+    chips.nth(1).click()
+    page.wait_for_selector("#confirm:enabled")
+    assert "points" in page.text_content("#preview")
+    page.click("#confirm")
+    page.wait_for_function(
+        "[...document.querySelectorAll('#log li')].some(li => li.title.startsWith('pass'))"
+    )
+    view = httpx.get(f"{server}/api/games/{g['id']}", params=watch).json()
+    assert sum(view["position"]["players"][0]["kept"].values()) == 2
+    page.close()
+
+
+def test_the_page_comes_back_after_a_server_restart(browser, tmp_path):
+    port = free_port()
+    database = f"sqlite:///{tmp_path / 'games.db'}"
+    base = f"http://127.0.0.1:{port}"
+    proc = start(port, database)
+    page = new_page(browser)
+    try:
+        g, url = api_game(base, game="sintra")
+        page.goto(url)
+        page.wait_for_selector(".connection.connected")
+        assert take_a_turn(page)
+        page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        page.wait_for_selector(".connection.reconnecting", timeout=10_000)
+        page.screenshot(path=str(ARTIFACTS / "restart-reconnecting.png"))
+        proc = start(port, database)
+        page.wait_for_selector(".connection.connected", timeout=30_000)
+        before = log_length(page)
+        assert take_a_turn(page)  # the game goes on from where it was
+        page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+        assert not page.errors
+    finally:
+        page.close()
+        proc.terminate()
+        proc.wait()
+
+
+def test_a_bad_link_says_so(server, browser):
+    page = new_page(browser)
+    page.goto(f"{server}/?game=0123456789abcdef&token=nothing")
+    page.wait_for_selector("#problem:not([hidden])")
+    assert "does not open a game" in page.text_content("#problem")
+    page.screenshot(path=str(ARTIFACTS / "bad-link.png"))
+    page.close()
+
+
+def test_a_move_with_the_keyboard_alone(server, browser):
+    page = new_page(browser)
+    g, url = api_game(server, game="sintra")
+    page.goto(url)
+    page.wait_for_selector("#board g.clickable")
+    before = log_length(page)
+    for _ in range(4):
+        if page.locator("#confirm:enabled").count():
+            break
+        page.focus("#board g.clickable")
+        page.keyboard.press("Enter")
+    page.focus("#confirm")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+    page.close()
+
+
+def test_no_serious_accessibility_problem(server, browser):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = new_page(browser)
+    found = {}
+    page.goto(server + "/")
+    page.wait_for_selector("#seats select")
+    found["lobby"] = Axe().run(page).response["violations"]
+    g, url = api_game(server, game="sintra")
+    page.goto(url)
+    page.wait_for_selector("#board g.clickable")
+    found["table"] = Axe().run(page).response["violations"]
+    serious = {
+        where: [(v["id"], v["impact"], len(v["nodes"])) for v in violations]
+        for where, violations in found.items()
+    }
+    assert all(v[1] not in ("serious", "critical") for vs in serious.values() for v in vs), serious
+    page.close()
 
 
 @pytest.mark.parametrize(
     "locale,words",
     [
-        ("fr-FR", ["Nouvelle partie", "Créer", "à vous", "Manche 1 sur 6", "tour de défausse"]),
-        ("pt-BR", ["Nova partida", "Criar", "sua vez", "Rodada 1 de 6", "torre de descarte"]),
+        ("fr-FR", ["Nouvelle partie", "Créer et jouer", "À vous", "tour de défausse"]),
+        ("pt-BR", ["Nova partida", "Criar e jogar", "Sua vez", "torre de descarte"]),
     ],
 )
 def test_a_few_moves_in_french_and_portuguese(server, browser, locale, words):
     """The browser's language is followed, moves are made, and a switch is remembered."""
-    new_game, create, your_turn, round_one, rules_term = words
-    page = browser.new_page(viewport={"width": 1200, "height": 900}, locale=locale)
+    new_game, create_word, your_turn, rules_term = words
+    page = new_page(browser, locale=locale)
     page.goto(server + "/")
     page.wait_for_selector(f"h2:text('{new_game}')")
-    assert page.locator("button[type=submit]").text_content() == create
+    assert page.locator("button[type=submit]").text_content() == create_word
     page.click("#rules summary")
     page.wait_for_selector(f"#rules-text:has-text('{rules_term}')")
-    page.select_option("select[name=seat1]", "random")
-    page.click("button[type=submit]")
-    page.click("#links a >> nth=0")
+    g, url = api_game(server)
+    page.goto(url)
     page.wait_for_selector(f"#status:has-text('{your_turn}')", timeout=60_000)
-    assert round_one in page.locator("#board svg").text_content()
-    for _ in range(3):
-        log_before = page.locator("#log li").count()
-        page.wait_for_selector("#moves button", timeout=60_000)
+    for _ in range(2):
+        before = log_length(page)
+        page.wait_for_selector("#board g.clickable", timeout=60_000)
         assert take_a_turn(page)
-        page.wait_for_function(f"document.querySelectorAll('#log li').length > {log_before}")
+        page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
     page.screenshot(path=str(ARTIFACTS / f"pavilion-{locale}.png"))
     page.select_option("#lang", "en")  # the choice is remembered over the browser's language
-    page.wait_for_selector("#status:has-text('Summer Pavilion')")
-    page.goto(server + "/")
-    page.wait_for_selector("h2:text('New game')")
+    page.wait_for_selector("#status:has-text('Your turn')")
     page.close()

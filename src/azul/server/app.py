@@ -287,6 +287,17 @@ def create_app(
         """Take back your last move (and the bots' replies since); the seat's new view."""
         return _json(await lobby.undo(game_id, body.token))
 
+    @app.post(
+        "/api/games/{game_id}/rematch",
+        operation_id="rematch",
+        responses=responses(403, 404, 409, 429),
+    )
+    async def post_rematch(game_id: str, body: Token, request: Request) -> dict:
+        """A new deal of a finished game with the same seats: its id and your token there (the
+        first to ask creates it; the others find it in their views)."""
+        rates.hit("create", _client(request))
+        return await lobby.rematch(game_id, body.token)
+
     @app.get(
         "/api/games/{game_id}/svg",
         operation_id="get_svg",
@@ -298,6 +309,8 @@ def create_app(
         patterns: bool = Query(False, description="a pattern per colour (colour-blind mode)"),
         ply: int | None = Query(None, ge=0, le=10_000, description="the position after N moves"),
         lang: str = Query("en", max_length=8, description="language of the drawing's words"),
+        layout: Literal["wide", "tall"] = Query("wide", description="wide screen or phone"),
+        focus: int | None = Query(None, ge=0, lt=8, description="the seat drawn large"),
     ) -> Response:
         if lang not in i18n.LANGUAGES:
             raise AzulError(
@@ -305,7 +318,7 @@ def create_app(
                 lang=lang,
                 languages=", ".join(i18n.LANGUAGES),
             )
-        svg = await lobby.svg(game_id, token, patterns, ply, lang)
+        svg = await lobby.svg(game_id, token, patterns, ply, lang, layout, focus)
         return Response(svg, media_type="image/svg+xml")
 
     @app.get("/api/i18n/{lang}", operation_id="get_catalog", responses=responses(404))

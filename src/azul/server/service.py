@@ -144,13 +144,41 @@ class Listener:
         return self.text
 
 
+@dataclass(frozen=True)
+class Played:
+    """A player's move as clients show it: where it is in the log, who, the notation, the words
+    (a Message as JSON), what was clicked and where the pieces went."""
+
+    index: int
+    seat: int
+    move: str
+    text: dict
+    clicked: list
+    marks: list
+
+    @classmethod
+    def of(cls, state: azul.State, index: int, action: int) -> Played:
+        """The move ``action`` about to be played in ``state``."""
+        return cls(
+            index,
+            state.current_player(),
+            state.action_to_string(action),
+            state.describe_action(action).to_json(),
+            state.action_targets(action),
+            state.action_marks(action),
+        )
+
+    def to_json(self, ply: int) -> dict[str, Any]:
+        return {"ply": ply, "seat": self.seat, "move": self.move, "text": self.text}
+
+
 @dataclass
 class Table:
     stored: StoredGame
     options: dict  # the engine's options
     state: azul.State
     notation: list[str]  # of each log entry
-    starts: list[int]  # the log index of each player move
+    played: list[Played]  # each player move
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     thinking: bool = False  # a bot task is running for this table
     listeners: list[Listener] = field(default_factory=list)
@@ -158,6 +186,7 @@ class Table:
     users: int = 0  # requests using the table now
     used: float = field(default_factory=time.monotonic)
     undo_points: dict[int, int | None] = field(default_factory=dict)  # by seat, this version
+    follow: StoredGame | None = None  # the rematch, once there is one
 
     def seat_of(self, token: Any) -> int | None:
         """The seat a token plays, None for the spectator token; Forbidden otherwise."""
@@ -359,13 +388,15 @@ class Lobby:
             raise NotFound("there is no game {game!r}", game=game_id)
         options = self._engine_options(stored.options, stored.seeded)
         state = azul.load_game(stored.game, **options).new_initial_state(stored.seed)
-        notation, starts = [], []
+        notation, played = [], []
         for i, (seat, a) in enumerate(stored.log):
             if seat != CHANCE_SEAT:
-                starts.append(i)
+                played.append(Played.of(state, i, a))
             notation.append(state.action_to_string(a))
             state.apply_action(a)
-        table = Table(stored, options, state, notation, starts)
+        table = Table(stored, options, state, notation, played)
+        if stored.rematch is not None:
+            table.follow = await self._io(self.store.load, stored.rematch)
         self.tables[game_id] = table
         self._evict()
         self._start_bots(table)
@@ -416,6 +447,8 @@ class Lobby:
                     "action": a,
                     "move": state.action_to_string(a),
                     "targets": state.action_targets(a),
+                    "details": state.action_details(a),
+                    "preview": state.action_preview(a),
                 }
                 for a in state.legal_actions()
             ]
@@ -433,16 +466,23 @@ class Lobby:
             "scores": state.scores(),
             "winners": state.winners(),
             "breakdown": state.score_breakdown(),
-            "log": [
-                {"ply": n + 1, "seat": table.stored.log[i][0], "move": table.notation[i]}
-                for n, i in enumerate(table.starts)
-            ],
+            "log": [m.to_json(n) for n, m in enumerate(table.played, 1)],
+            "last": self._last_moves(table),
             "legal": legal,
             "can_undo": seat is not None and self._undo_point(table, seat) is not None,
+            "rematch": self._rematch_link(table, seat),
             "position": position,
         }
         known = table.views[seat] = json.dumps(view)
         return known
+
+    @staticmethod
+    def _last_moves(table: Table) -> list[dict[str, Any] | None]:
+        """Each seat's last move: its number, what was clicked, where the pieces went."""
+        last: list[dict[str, Any] | None] = [None] * len(table.stored.seats)
+        for ply, m in enumerate(table.played, 1):
+            last[m.seat] = {"ply": ply, "clicked": m.clicked, "marks": m.marks}
+        return last
 
     @staticmethod
     def _shown_options(stored: StoredGame) -> dict[str, Any]:
@@ -461,17 +501,22 @@ class Lobby:
         patterns: bool = False,
         ply: int | None = None,
         lang: str = "en",
+        layout: str = "wide",
+        focus: int | None = None,
     ) -> str:
-        """The drawing of the table, or of the position after ``ply`` moves (replays)."""
+        """The drawing of the table, or of the position after ``ply`` moves (replays), for a
+        wide screen or a phone; the viewer's board (or ``focus``'s) is drawn large."""
         async with self._use(game_id) as table:
-            table.seat_of(token)
+            seat = table.seat_of(token)
+            if focus is not None and not 0 <= focus < len(table.stored.seats):
+                raise AzulError("focus {seat}: there is no such seat", seat=focus)
             state = table.state
             if ply is not None:
-                plies = len(table.starts)
+                plies = len(table.played)
                 if not 0 <= ply <= plies:
                     raise AzulError("ply {ply}: this game has moves 0..{last}", ply=ply, last=plies)
-                state = self._replay(table, table.starts[ply] if ply < plies else None)
-            return state.to_svg(patterns, lang)
+                state = self._replay(table, table.played[ply].index if ply < plies else None)
+            return state.to_svg(patterns, lang, seat if focus is None else focus, layout)
 
     async def hint(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
         """The hint bot's best moves for the seat to move, thought out in the process pool."""
@@ -546,6 +591,38 @@ class Lobby:
                 self._broadcast(table)
             return {"id": game_id, "seat": seat, "token": token}
 
+    async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The next game of a finished one: same game, options and seats, a new deal. The first
+        person to ask makes it; everyone then finds their new link in their view."""
+        async with self._use(game_id) as table:
+            seat = table.seat_of(token)
+            if seat is None:
+                raise Forbidden("a spectator link cannot start a rematch")
+            if not table.state.is_terminal():
+                raise Conflict("the game is not over")
+            async with table.lock:
+                if table.stored.rematch is None:
+                    s = table.stored
+                    seats = [{"kind": x.kind, "bot": x.bot, "name": x.name} for x in s.seats]
+                    made = await self.create(s.game, self._shown_options(s), seats, None, s.public)
+                    if not await self._io(self.store.link_rematch, s.id, made["id"]):
+                        self.tables.pop(s.id, None)  # another process linked one: reload
+                        raise Conflict("the game changed meanwhile: reload it")
+                    s.rematch = made["id"]
+                    table.follow = await self._io(self.store.load, made["id"])
+                    table.changed()
+                    self._broadcast(table)
+            return self._rematch_link(table, seat)
+
+    def _rematch_link(self, table: Table, seat: int | None) -> dict[str, Any] | None:
+        """The link of the next game for this audience: its id and this seat's token there."""
+        follow = table.follow
+        if follow is None:
+            return None
+        if seat is None or follow.seats[seat].kind != "human":
+            return {"id": follow.id, "token": follow.watch_token}
+        return {"id": follow.id, "token": follow.seats[seat].token}
+
     # -- moves ----------------------------------------------------------------------------
     async def move(
         self, game_id: str, token: str | None, action: Any = None, move: Any = None
@@ -587,9 +664,10 @@ class Lobby:
     async def _commit(self, table: Table, seat: int, action: int) -> None:
         """Apply on a copy, draw what is then due, commit, then make the copy the table's state
         (all or nothing). The caller holds the table's lock."""
-        notation = [table.state.action_to_string(action)]
         after = table.state.clone()
         after.apply_action(action)  # raises with the reason; nothing changed
+        played = Played.of(table.state, len(table.stored.log), action)
+        notation = [played.move]
         entries = [(seat, action)]
         self._settle(after, entries, notation)
         s = table.stored
@@ -600,7 +678,7 @@ class Lobby:
         except Stale:
             self.tables.pop(s.id, None)  # another writer moved on: reload from the store
             raise
-        table.starts.append(len(s.log))
+        table.played.append(played)
         s.log.extend(entries)
         table.notation.extend(notation)
         table.state = after
@@ -616,12 +694,11 @@ class Lobby:
             return table.undo_points[seat]
         point = None
         if not table.state.is_terminal():
-            for i in reversed(table.starts):
-                mover = table.stored.log[i][0]
-                if mover == seat:
-                    point = i
+            for m in reversed(table.played):
+                if m.seat == seat:
+                    point = m.index
                     break
-                if table.kind(mover) != "bot":
+                if table.kind(m.seat) != "bot":
                     break
         if point is not None:
             later = table.stored.log[point:]
@@ -653,7 +730,7 @@ class Lobby:
                 table.state = self._replay(table, point)
                 del s.log[point:]
                 del table.notation[point:]
-                table.starts = [i for i in table.starts if i < point]
+                table.played = [m for m in table.played if m.index < point]
                 s.version += 1
                 table.changed()
                 self._broadcast(table)

@@ -54,6 +54,7 @@ class GameRow(Base):
     seeded: Mapped[bool] = mapped_column(Boolean, default=True)  # draws follow from the seed
     public: Mapped[bool] = mapped_column(Boolean, default=False)  # listed in the lobby
     finished: Mapped[bool] = mapped_column(Boolean, default=False)  # the game is over
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game
     watch_token: Mapped[str] = mapped_column(String(64), unique=True)
     created: Mapped[str] = mapped_column(String(40))
     version: Mapped[int] = mapped_column(Integer, default=0)  # writes to the log so far
@@ -108,6 +109,7 @@ class StoredGame:
     seats: list[Seat]
     log: list[tuple[int, int]]  # (seat or CHANCE_SEAT, action) in order
     version: int
+    rematch: str | None = None  # the id of the game that followed this one
 
 
 def data_dir() -> Path:
@@ -151,6 +153,7 @@ _ADDED = {
         "seeded": "BOOLEAN NOT NULL DEFAULT TRUE",
         "public": "BOOLEAN NOT NULL DEFAULT FALSE",
         "finished": "BOOLEAN NOT NULL DEFAULT FALSE",
+        "rematch": "VARCHAR(32)",
     },
     "seats": {"name": "VARCHAR(64)"},
 }
@@ -246,6 +249,7 @@ class Store:
                 seats,
                 log,
                 row.version,
+                row.rematch,
             )
 
     def append(
@@ -286,6 +290,16 @@ class Store:
         )
         if done.rowcount != 1:
             raise Stale("the game changed meanwhile: reload it")
+
+    def link_rematch(self, game_id: str, rematch: str) -> bool:
+        """Record the game that follows ``game_id``; False if one already does."""
+        with self.engine.begin() as db:
+            done = db.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.rematch.is_(None))
+                .values(rematch=rematch)
+            )
+            return done.rowcount == 1
 
     def claim(self, game_id: str, seat: int, name: str | None, token: str) -> bool:
         """Give an open seat to a person; False when it is not open (any more)."""
@@ -328,6 +342,7 @@ class Store:
                     seats[r.id],
                     [],
                     r.version,
+                    r.rematch,
                 )
                 for r in rows
             ]

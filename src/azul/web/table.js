@@ -1,0 +1,515 @@
+// The table: the drawing, moves made by clicking it, choices drawn beside it, what just
+// happened, the log, the end of the game. The client never applies a rule: the server lists the
+// legal moves, and for each the drawing's elements to click (its "targets"), what tells it apart
+// from moves with the same targets ("details"), what it earns ("preview") and its words.
+import {api, live} from "./connection.js";
+import {escapeHtml, fill, format, lang, t} from "./i18n.js";
+import {levelName} from "./lobby.js";
+
+const $ = id => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const gameId = params.get("game");
+const token = params.get("token");
+
+let view = null;       // the newest view from the server
+let picks = [];        // the targets clicked so far
+let selected = null;   // the chosen legal move, waiting for confirmation
+let kept = null;       // the keep picker's tiles: {letter: count}
+let hinted = [];       // actions the last hint named
+let replayPly = null;  // the move shown while replaying, null for the live table
+let focus = null;      // the seat drawn large (null: yours)
+let connection = null;
+
+const patterns = () => localStorage.getItem("azul-patterns") === "1";
+const layout = () => (window.innerWidth < 760 ? "tall" : "wide");
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+export function seatName(seat) {
+  const s = view.seats[seat];
+  if (s.name) return s.name;
+  if (s.kind === "bot") return levelName(s.bot);
+  return fill(t("Seat {n}"), {n: seat + 1});
+}
+
+// -- matching targets with the drawing's elements --------------------------------------------
+function attributesOf(element) {
+  // the data- attributes of an element and of the groups around it, the innermost first
+  const found = {};
+  for (let e = element; e && e.tagName !== "svg"; e = e.parentElement) {
+    for (const [k, v] of Object.entries(e.dataset || {})) if (!(k in found)) found[k] = v;
+  }
+  return found;
+}
+
+const matches = (target, attrs) => Object.entries(target).every(([k, v]) => attrs[k] === v);
+const elements = () => [...$("board").querySelectorAll("svg g")]
+  .filter(g => Object.keys(g.dataset).length);
+const find = target => elements().filter(g => matches(target, attributesOf(g)));
+
+function candidates() {
+  if (!view || replayPly !== null) return [];
+  return view.legal.filter(m => m.targets.length >= picks.length &&
+    picks.every((p, i) => matches(m.targets[i], p)));
+}
+
+// -- the board --------------------------------------------------------------------------------
+function markBoard() {
+  const next = candidates().filter(m => m.targets.length > picks.length)
+    .map(m => m.targets[picks.length]);
+  const hints = view.legal.filter(m => hinted.includes(m.action))
+    .map(m => m.targets[Math.min(picks.length, m.targets.length - 1)]).filter(Boolean);
+  const last = (view.last || []).filter(Boolean);
+  const newest = Math.max(0, ...last.map(l => l.ply));
+  for (const g of elements()) {
+    const attrs = attributesOf(g);
+    const clickable = next.some(tg => matches(tg, attrs));
+    g.classList.toggle("clickable", clickable);
+    g.classList.toggle("picked", picks.some(p => matches(p, attrs) &&
+      Object.keys(p).some(k => k !== "seat" && k in g.dataset)));
+    g.classList.toggle("hinted", hints.some(tg => matches(tg, attrs)));
+    const mark = last.find(l => l.marks.some(tg => matches(tg, attrs) &&
+      Object.keys(tg).some(k => k !== "seat" && k in g.dataset)));
+    g.classList.toggle("last", Boolean(mark));
+    g.classList.toggle("newest", Boolean(mark) && mark.ply === newest);
+    if (clickable) {
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      const title = g.querySelector(":scope > title");
+      if (title) g.setAttribute("aria-label", title.textContent);
+    } else {
+      g.removeAttribute("tabindex");
+      g.removeAttribute("role");
+    }
+  }
+}
+
+function choose(element) {
+  const attrs = attributesOf(element);
+  const target = candidates().filter(m => m.targets.length > picks.length)
+    .map(m => m.targets[picks.length]).find(tg => matches(tg, attrs));
+  if (!target) return;
+  picks.push(target);
+  settle();
+  drawMoves();
+}
+
+function settle() {
+  // one candidate left whose targets are all picked: that is the move
+  const left = candidates();
+  const done = left.filter(m => m.targets.length === picks.length);
+  selected = left.length === 1 && done.length === 1 ? done[0].action : null;
+  kept = null;
+}
+
+let drawing = 0;  // the latest drawing asked for: an earlier answer arriving late is dropped
+
+async function drawBoard(moved = []) {
+  const mine = ++drawing;
+  const query = new URLSearchParams({token, patterns: patterns() ? "1" : "0", lang,
+    layout: layout()});
+  if (replayPly !== null) query.set("ply", replayPly);
+  if (focus !== null) query.set("focus", focus);
+  let svg;
+  try {
+    const res = await fetch(`/api/games/${gameId}/svg?${query}`);
+    if (!res.ok) return;
+    svg = await res.text();
+  } catch { return; }
+  if (mine !== drawing) return;
+  $("board").innerHTML = svg;
+  markBoard();
+  animate(moved);
+}
+
+// -- what just happened: pieces fly from where they were to where they went -----------------
+function sourcesOf(next) {
+  // before the new drawing replaces the old one: where each new move's pieces were
+  if (!view || reducedMotion()) return [];
+  const moved = [];
+  for (const last of next.last || []) {
+    if (!last || last.ply <= view.log.length || !last.clicked.length) continue;
+    const from = find(last.clicked[0]).slice(0, 4).map(g => {
+      const hit = g.querySelector(".hit") || g;
+      return {rect: g.getBoundingClientRect(), fill: hit.getAttribute("fill") || "#888"};
+    });
+    if (from.length) moved.push({from, marks: last.marks});
+  }
+  return moved;
+}
+
+function animate(moved) {
+  for (const {from, marks} of moved) {
+    const to = marks.length ? find(marks[0])[0] : null;
+    if (!to) continue;
+    const end = to.getBoundingClientRect();
+    from.forEach(({rect, fill: color}, i) => {
+      const ghost = document.createElement("div");
+      ghost.className = "ghost";
+      Object.assign(ghost.style, {left: `${rect.left + scrollX}px`, top: `${rect.top + scrollY}px`,
+        width: `${rect.width}px`, height: `${rect.height}px`, background: color});
+      document.body.appendChild(ghost);
+      const dx = end.left + end.width / 2 - (rect.left + rect.width / 2);
+      const dy = end.top + end.height / 2 - (rect.top + rect.height / 2);
+      ghost.animate([{transform: "translate(0, 0)", opacity: 0.95},
+        {transform: `translate(${dx}px, ${dy}px) scale(0.8)`, opacity: 0.3}],
+      {duration: 500, delay: i * 60, easing: "ease-in-out"}).onfinish = () => ghost.remove();
+    });
+  }
+}
+
+// -- choices beside the board, the preview, the list of every move ----------------------------
+function colourOf(letter) {
+  const tile = $("board").querySelector(
+    `g[data-hand="${letter}"] .hit, g[data-color="${letter}"] .hit`);
+  return tile ? tile.getAttribute("fill") : "#ccc";
+}
+
+function chip(letter, extra = "") {
+  return `<span class="chip ${extra}" style="background:${colourOf(letter)}">${letter}</span>`;
+}
+
+function drawChoices(left) {
+  const box = $("choices");
+  box.innerHTML = "";
+  const done = left.filter(m => m.targets.length === picks.length);
+  if (done.length < 2 || selected !== null && kept === null) return;
+  if (done.every(m => m.details && m.details.keep)) return keepPicker(done);
+  box.insertAdjacentHTML("beforeend", `<p>${escapeHtml(t("Choose:"))}</p>`);
+  for (const m of done) {
+    const b = document.createElement("button");
+    const pay = m.details && m.details.pay;
+    b.innerHTML = pay ? `${Object.entries(pay).map(([c, n]) => chip(c).repeat(n)).join("")}
+      <span>${escapeHtml(format(m.text))}</span>` : escapeHtml(format(m.text) || m.move);
+    b.classList.toggle("selected", m.action === selected);
+    b.onclick = () => { selected = m.action; drawMoves(); };
+    box.appendChild(b);
+  }
+}
+
+function keepPicker(passes) {
+  // the hand, as the most of each colour any keep names; tiles toggle kept / given up
+  const box = $("choices");
+  const hand = {};
+  for (const m of passes) {
+    for (const [c, n] of Object.entries(m.details.keep)) hand[c] = Math.max(hand[c] || 0, n);
+  }
+  if (kept === null) kept = {};
+  const total = Object.values(kept).reduce((a, b) => a + b, 0);
+  box.insertAdjacentHTML("beforeend",
+    `<p>${escapeHtml(t("Click the tiles to keep (the others cost 1 point each):"))}</p>`);
+  const row = document.createElement("p");
+  row.className = "keep";
+  for (const [c, n] of Object.entries(hand)) {
+    for (let i = 0; i < n; i++) {
+      const on = i < (kept[c] || 0);
+      const b = document.createElement("button");
+      b.className = "chip-button";
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      b.innerHTML = chip(c, on ? "on" : "off");
+      b.title = on ? t("kept") : t("given up");
+      b.onclick = () => {
+        kept[c] = on ? (kept[c] || 0) - 1 : (kept[c] || 0) + 1;
+        pickKeep(passes);
+      };
+      row.appendChild(b);
+    }
+  }
+  box.appendChild(row);
+  const none = document.createElement("button");
+  none.textContent = t("Keep none");
+  none.onclick = () => { kept = {}; pickKeep(passes); };
+  box.appendChild(none);
+  box.insertAdjacentHTML("beforeend",
+    `<p class="hint">${escapeHtml(fill(t("{kept} kept"), {kept: total}))}</p>`);
+}
+
+function pickKeep(passes) {
+  const same = (a, b) => {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every(k => (a[k] || 0) === (b[k] || 0));
+  };
+  const found = passes.find(m => same(m.details.keep, kept));
+  selected = found ? found.action : null;
+  drawMoves();
+}
+
+const PREVIEW = {
+  bonus: n => fill(t("{n} bonus tiles"), {n}),
+  discarded: n => fill(t("{n} tiles to the tower"), {n}),
+  broken: n => fill(t("{n} pieces broken"), {n}),
+};
+
+function previewText(move) {
+  const p = move.preview || {};
+  const parts = [];
+  if ("points" in p) parts.push(fill(t("{points} points"), {points: (p.points > 0 ? "+" : "") + p.points}));
+  for (const [key, value] of Object.entries(p)) {
+    if (key !== "points" && value) parts.push(PREVIEW[key] ? PREVIEW[key](value) : `${t(key)}: ${value}`);
+  }
+  return `${format(move.text) || move.move} — ${parts.join(", ")}`;
+}
+
+function drawMoves() {
+  const left = candidates();
+  const mine = view.legal.length > 0 && replayPly === null;
+  drawChoices(left);
+  const list = $("moves");
+  list.innerHTML = "";
+  for (const m of view.legal) {
+    const b = document.createElement("button");
+    b.textContent = m.move;
+    b.title = format(m.text);
+    b.classList.toggle("selected", m.action === selected);
+    b.classList.toggle("hinted", hinted.includes(m.action));
+    b.onclick = () => { selected = m.action; picks = m.targets.slice(); kept = null; drawMoves(); };
+    list.appendChild(b);
+  }
+  $("all-moves").hidden = !mine;
+  const chosen = view.legal.find(m => m.action === selected);
+  $("preview").textContent = chosen ? previewText(chosen) : "";
+  $("pick-help").textContent = !mine ? "" : chosen ? t("Confirm this move, or clear it.")
+    : picks.length ? t("Now click a highlighted place on the board.")
+      : t("Click a highlighted piece on the board.");
+  $("turn").classList.toggle("active", mine);
+  $("confirm").disabled = selected === null;
+  $("clear").disabled = !picks.length && selected === null;
+  markBoard();
+}
+
+// -- the view ---------------------------------------------------------------------------------
+function gameName() {
+  return {pavilion: t("Summer Pavilion"), sintra: t("Stained Glass of Sintra")}[view.game] || view.game;
+}
+
+function status() {
+  const names = seats => seats.map(seatName).join(", ");
+  if (view.over) return `${t("Game over")}: ${fill(t("{names} won"), {names: names(view.winners)})}`;
+  if (view.to_move === null) return t("drawing…");
+  if (view.to_move === view.you) return `${t("Your turn")}: ${t(view.decision)}`;
+  return `${fill(t("{name} to play"), {name: seatName(view.to_move)})}: ${t(view.decision)}`;
+}
+
+function drawLog() {
+  const log = $("log");
+  log.innerHTML = "";
+  for (const entry of [...view.log].reverse()) {
+    const li = document.createElement("li");
+    li.value = entry.ply;
+    li.innerHTML = `<b>${escapeHtml(seatName(entry.seat))}</b> ${escapeHtml(format(entry.text))}`;
+    li.title = entry.move;
+    li.classList.toggle("current", replayPly === entry.ply);
+    li.onclick = () => replayTo(entry.ply);
+    log.appendChild(li);
+  }
+}
+
+// each item of the final breakdown: its row label, and whether its detail names the row
+// (a star, a number) or only explains the points (how many pieces, which track space)
+const ITEMS = {
+  play: [() => t("during the game"), false], star: [d => `${t("star")}: ${t(d)}`, true],
+  number: [d => `${t("all spaces")} ${d}`, true], leftovers: [() => t("leftover pieces"), false],
+  broken: [() => t("broken glass"), false], ornaments: [() => t("ornaments"), false],
+  windows: [() => t("windows"), false],
+};
+
+function drawEnd() {
+  $("end").hidden = !view.over;
+  if (!view.over) return;
+  const rows = [];
+  (view.breakdown || []).forEach((lines, seat) => lines.forEach(line => {
+    const [name, names] = ITEMS[line.item] || [() => line.item, false];
+    const label = name(line.detail);
+    let row = rows.find(r => r.label === label);
+    if (!row) rows.push(row = {label, points: view.seats.map(() => "")});
+    row.points[seat] = names || !line.detail ? line.points
+      : `${line.points} <small>(${escapeHtml(line.detail)})</small>`;
+  }));
+  const head = view.seats.map((_, s) => `<th scope="col">${escapeHtml(seatName(s))}</th>`).join("");
+  const body = rows.map(r => `<tr><th scope="row">${escapeHtml(r.label)}</th>${r.points.map(p =>
+    `<td>${p}</td>`).join("")}</tr>`).join("");
+  const total = view.scores.map(s => `<td><b>${s}</b></td>`).join("");
+  $("breakdown").innerHTML = `<tr><td></td>${head}</tr>${body}` +
+    `<tr class="total"><th scope="row">${escapeHtml(t("total"))}</th>${total}</tr>`;
+  const next = view.rematch;
+  $("rematch").hidden = Boolean(next) || view.you === null;
+  $("rematch-link").hidden = !next;
+  if (next && next.token) $("rematch-link").href = `/?game=${next.id}&token=${next.token}`;
+}
+
+function drawInvites() {
+  const saved = JSON.parse(localStorage.getItem(`azul-invites-${gameId}`) || "null");
+  $("invite").hidden = !saved || view.over;
+  if (!saved) return;
+  const links = saved.invites.map(i => [fill(t("Seat {n}"), {n: i.seat + 1}),
+    `${location.origin}/?game=${gameId}&token=${i.token}`]);
+  links.push([t("Spectators"), `${location.origin}/?game=${gameId}&token=${saved.watch}`]);
+  const box = $("invite-links");
+  box.innerHTML = "";
+  for (const [label, url] of links) {
+    const li = document.createElement("li");
+    li.innerHTML = `<span>${escapeHtml(label)}</span> <input readonly value="${escapeHtml(url)}"
+      aria-label="${escapeHtml(label)}">`;
+    const copy = document.createElement("button");
+    copy.textContent = t("Copy");
+    copy.onclick = async () => {
+      try { await navigator.clipboard.writeText(url); copy.textContent = t("Copied"); }
+      catch { li.querySelector("input").select(); }
+    };
+    li.appendChild(copy);
+    box.appendChild(li);
+  }
+}
+
+function drawFocus() {
+  const box = $("focus");
+  box.innerHTML = `<span>${escapeHtml(t("Large board:"))}</span>`;
+  view.seats.forEach((_, s) => {
+    const b = document.createElement("button");
+    b.textContent = seatName(s) + (s === view.you ? ` (${t("you")})` : "");
+    b.setAttribute("aria-pressed", String((focus ?? view.you ?? 0) === s));
+    b.onclick = () => { focus = s === view.you ? null : s; drawFocus(); drawBoard(); };
+    box.appendChild(b);
+  });
+}
+
+function show(next) {
+  if (view && next.version < view.version) return;  // an older view that arrived late
+  const changed = !view || next.version !== view.version;
+  const moved = changed ? sourcesOf(next) : [];
+  view = next;
+  document.body.dataset.game = view.game;
+  if (changed) {
+    picks = [];
+    if (!view.legal.some(m => m.action === selected)) selected = null;
+    if (selected !== null) picks = view.legal.find(m => m.action === selected).targets.slice();
+    hinted = [];
+    $("hint-text").textContent = "";
+  }
+  const yourTurn = view.to_move !== null && view.to_move === view.you && !view.over;
+  document.title = (yourTurn ? `● ${t("Your turn")} – ` : "") + `${gameName()} – ${t("Azul games")}`;
+  $("status").textContent = status();
+  $("undo").disabled = !view.can_undo;
+  $("hint").disabled = !view.legal.length;
+  $("replay").hidden = !view.log.length;
+  drawLog();
+  drawEnd();
+  drawInvites();
+  drawFocus();
+  if (replayPly === null && changed) drawBoard(moved); else markBoard();
+  drawMoves();
+}
+
+// -- replays ----------------------------------------------------------------------------------
+function replayTo(ply) {
+  replayPly = ply === null || ply >= view.log.length ? null : Math.max(0, ply);
+  $("replay-ply").textContent = replayPly === null ? t("live")
+    : fill(t("move {ply} of {plies}"), {ply: replayPly, plies: view.log.length});
+  drawLog();
+  drawBoard();
+  drawMoves();
+}
+
+// -- acting -------------------------------------------------------------------------------------
+async function act(path, body) {
+  $("error").textContent = "";
+  try {
+    show(await api(path, body));
+    return true;
+  } catch (e) {
+    $("error").textContent = e.message;
+    return false;
+  }
+}
+
+function problem(title, text) {
+  $("table").hidden = true;
+  $("problem").hidden = false;
+  $("problem-title").textContent = title;
+  $("problem-text").textContent = text;
+}
+
+function showConnection(state, detail) {
+  const box = $("connection");
+  box.hidden = false;
+  box.className = `connection ${state}`;
+  box.textContent = state === "connected" ? t("connected")
+    : state === "reconnecting" ? fill(t("connection lost: retrying in {seconds} s"), {seconds: detail})
+      : t("disconnected");
+  if (state === "refused") problem(t("This link does not open a game"), detail || "");
+}
+
+export async function startTable() {
+  try {
+    view = null;
+    show(await api(`/api/games/${gameId}?token=${encodeURIComponent(token)}`));
+  } catch (e) {
+    if (e.status === 404 || e.status === 403 || e.status === 422) {
+      problem(t("This link does not open a game"),
+        `${e.message}. ${t("Ask for a new link, or start a game from the lobby.")}`);
+    } else {
+      problem(t("The game could not be loaded"), e.message);
+    }
+    return;
+  }
+  $("table").hidden = false;
+  $("replay-ply").textContent = t("live");
+  const board = $("board");
+  board.onclick = event => {
+    const g = event.target.closest("g.clickable");
+    if (g) choose(g);
+  };
+  board.onkeydown = event => {
+    const g = event.target.closest && event.target.closest("g.clickable");
+    if (g && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      choose(g);
+    }
+  };
+  document.addEventListener("keydown", event => {
+    if (event.key === "Escape") $("clear").click();
+  });
+  $("clear").onclick = () => { picks = []; selected = null; kept = null; drawMoves(); };
+  $("confirm").onclick = async () => {
+    const action = selected;
+    selected = null;
+    picks = [];
+    kept = null;
+    if (!await act(`/api/games/${gameId}/moves`, {token, action})) drawMoves();
+  };
+  $("undo").onclick = () => act(`/api/games/${gameId}/undo`, {token});
+  $("rematch").onclick = async () => {
+    try {
+      const next = await api(`/api/games/${gameId}/rematch`, {token});
+      location.href = `/?game=${next.id}&token=${next.token}`;
+    } catch (e) { $("error").textContent = e.message; }
+  };
+  $("hint").onclick = async () => {
+    $("hint-text").textContent = t("thinking…");
+    try {
+      const best = await api(`/api/games/${gameId}/hint`, {token});
+      hinted = best.map(h => h.action);
+      const words = best.map(h => {
+        const m = view.legal.find(x => x.action === h.action);
+        return m ? format(m.text) || h.move : h.move;
+      });
+      $("hint-text").textContent = `${t("Hint")}: ${words.join(" · ")}`;
+      drawMoves();
+    } catch (e) { $("hint-text").textContent = e.message; }
+  };
+  $("first").onclick = () => replayTo(0);
+  $("prev").onclick = () => replayTo((replayPly ?? view.log.length) - 1);
+  $("next").onclick = () => replayTo((replayPly ?? view.log.length) + 1);
+  $("last").onclick = () => replayTo(null);
+  let wide = layout();
+  window.addEventListener("resize", () => {
+    if (layout() !== wide) { wide = layout(); drawBoard(); }
+  });
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  connection = live(
+    `${proto}://${location.host}/api/games/${gameId}/ws?token=${encodeURIComponent(token)}&lang=${lang}`,
+    show, message => { $("error").textContent = message; }, showConnection);
+  return connection;
+}
+
+export const redraw = () => { if (view) drawBoard(); };
+export const onTable = () => Boolean(gameId && token);
