@@ -185,7 +185,7 @@ def api_game(server, game="pavilion", seed=3, **options):
 
 def test_undo_takes_back_the_bots_reply_too(server, browser):
     page = new_page(browser)
-    g, url = api_game(server)
+    _, url = api_game(server)
     page.goto(url)
     page.wait_for_selector("#board g.clickable")
     start = page.locator("#board").inner_html()
@@ -238,7 +238,7 @@ def test_the_page_comes_back_after_a_server_restart(browser, tmp_path):
     proc = start(port, database)
     page = new_page(browser)
     try:
-        g, url = api_game(base, game="sintra")
+        _, url = api_game(base, game="sintra")
         page.goto(url)
         page.wait_for_selector(".connection.connected")
         assert take_a_turn(page)
@@ -270,7 +270,7 @@ def test_a_bad_link_says_so(server, browser):
 
 def test_a_move_with_the_keyboard_alone(server, browser):
     page = new_page(browser)
-    g, url = api_game(server, game="sintra")
+    _, url = api_game(server, game="sintra")
     page.goto(url)
     page.wait_for_selector("#board g.clickable")
     before = log_length(page)
@@ -293,7 +293,7 @@ def test_no_serious_accessibility_problem(server, browser):
     page.goto(server + "/")
     page.wait_for_selector("#seats select")
     found["lobby"] = Axe().run(page).response["violations"]
-    g, url = api_game(server, game="sintra")
+    _, url = api_game(server, game="sintra")
     page.goto(url)
     page.wait_for_selector("#board g.clickable")
     found["table"] = Axe().run(page).response["violations"]
@@ -321,7 +321,7 @@ def test_a_few_moves_in_french_and_portuguese(server, browser, locale, words):
     assert page.locator("button[type=submit]").text_content() == create_word
     page.click("#rules summary")
     page.wait_for_selector(f"#rules-text:has-text('{rules_term}')")
-    g, url = api_game(server)
+    _, url = api_game(server)
     page.goto(url)
     page.wait_for_selector(f"#status:has-text('{your_turn}')", timeout=60_000)
     for _ in range(2):
