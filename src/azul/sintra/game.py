@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from azul.core.api import Game, GameInfo, observation_size
-from azul.core.errors import OptionError
+from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
 from azul.i18n import N_, _
 from azul.sintra import data, observation
@@ -139,13 +139,38 @@ class SintraGame(Game):
         return render_text(state, color)
 
     def render_svg(
-        self, state: SintraState, patterns: bool = False, lang: str | None = None
+        self,
+        state: SintraState,
+        patterns: bool = False,
+        lang: str | None = None,
+        seat: int | None = None,
+        layout: str = "wide",
     ) -> str:
         from azul.sintra.svg import render_svg
 
-        return render_svg(state, patterns, lang)
+        return render_svg(state, patterns, lang, seat, layout)
 
     def action_targets(self, state: SintraState, action: int) -> list[dict[str, str]]:
-        from azul.sintra.svg import action_targets
+        from azul.sintra.targets import action_targets
 
         return action_targets(state, action)
+
+    def action_marks(self, state: SintraState, action: int) -> list[dict[str, str]]:
+        from azul.sintra.targets import action_marks
+
+        return action_marks(state, action)
+
+    def action_details(self, state: SintraState, action: int) -> dict[str, Any]:
+        from azul.sintra.targets import action_details
+
+        return action_details(state, action)
+
+    def describe_action(self, state: SintraState, action: int) -> Message:
+        from azul.sintra.describe import describe_action
+
+        return describe_action(state, action)
+
+    def action_preview(self, state: SintraState, action: int) -> dict[str, int]:
+        from azul.sintra.describe import action_preview
+
+        return action_preview(state, action)

@@ -1,185 +1,216 @@
-"""SVG drawing of a Sintra position: factories, centre, round indicator and every palace board.
+"""SVG drawing of a Sintra position: the table (factories, centre, round indicator, bag and
+tower) and every palace board, the viewer's large.
 
-Pieces show their colour and letter; empty pattern spaces show their colour faintly (a joker
-space is grey with a star). Elements carry ``data-`` attributes (seat, strip, source, colour)
-for clients that make them clickable.
+``layout="wide"`` fills a screen wider than tall: the table at the left, the viewer's board
+next to it, the others smaller at the right. ``layout="tall"`` is one column for a phone, 440
+units wide, where every clickable element is at least 50 units (44 px at 390 px) across.
+
+Clickable elements are groups with ``data-`` attributes (see ``azul.sintra.targets``): a
+factory's or the centre's pieces of one colour (``data-source``, ``data-color``), a strip
+(``data-seat``, ``data-strip``), the broken-glass track (``data-strip="break"``), the glazier
+(``data-glazier="back"``), a piece to keep (``data-keep``) and a window (``data-window``).
 """
 
 from __future__ import annotations
 
-from html import escape
+import math
 
-from azul import i18n
-from azul.core.svgkit import pattern_defs, tile
-from azul.sintra.actions import BREAK, KEEP, PLAY
-from azul.sintra.data import JOKER, NUM_COLORS, ROUNDS, SLOTS, SPACES
-from azul.sintra.state import SintraState
+from azul.core.svgkit import pattern_defs
+from azul.sintra.data import NUM_COLORS, ROUNDS
+from azul.sintra.state import KEEPING, SintraState
+from azul.sintra.svg_board import SIZES, board
+from azul.sintra.svg_parts import FILL, INK, Pen, text
+from azul.sintra.svg_table import centre, factory, rounds, supply
 
-FILL = ["#e75480", "#e67e22", "#f1c40f", "#2e86de", "#f4f4f4"]  # pink orange yellow blue white
-INK = ["#fff", "#000", "#000", "#fff", "#000"]
-CELL = 20
-BOARD_W = SLOTS * (CELL + 8) + 20
+__all__ = ["FILL", "INK", "LAYOUTS", "render_svg"]
 
-
-def _piece(x: float, y: float, c: int, letters: tuple[str, ...], attrs: str, patterns: bool) -> str:
-    attrs = f'{attrs} data-color="{letters[c]}"'
-    pattern = c if patterns else None
-    return tile(x, y, CELL, FILL[c % len(FILL)], INK[c % len(INK)], letters[c], attrs, pattern)
+LAYOUTS = ("wide", "tall")
+WIDE = 1600
+TALL = 440
+TOP = 56  # the title bar
+RING = 480  # the table's square on wide screens
 
 
-def _board(state: SintraState, p: int, ox: float, oy: float, patterns: bool, tr, ntr) -> list[str]:
-    letters = state.game.components.letters
-    track = state.game.components.track
-    values = state.game.window_values
+def render_svg(
+    state: SintraState,
+    patterns: bool = False,
+    lang: str | None = None,
+    seat: int | None = None,
+    layout: str = "wide",
+) -> str:
+    """The whole position as one SVG document, sized by its viewBox (the page sets its
+    width); ``seat``'s board is drawn large; words are in ``lang``."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout: {layout!r} is not one of {', '.join(LAYOUTS)}")
+    if seat is not None and not 0 <= seat < state.game.players:
+        seat = None
+    pen = Pen.of(state, patterns, lang)
+    body, width, height = (_wide if layout == "wide" else _tall)(pen, seat)
+    title = pen.tr("Stained Glass of Sintra, round {round}", round=state.round)
     out = [
-        f'<g class="board" data-seat="{p}">',
-        f'<rect x="{ox}" y="{oy}" width="{BOARD_W}" height="{13 * CELL}" rx="8" '
-        f'fill="#eef3f8" stroke="#999"/>',
-        f'<text x="{ox + 8}" y="{oy + 15}" font-size="13">'
-        + escape(
-            ntr(
-                "seat {seat}: {points} point", "seat {seat}: {points} points", state.points[p]
-            ).format(seat=p, points=state.points[p])
-        )
-        + "</text>",
-        f'<g data-strip="break"><rect x="{ox + BOARD_W - 104}" y="{oy + 3}" width="98" '
-        f'height="16" rx="4" fill="#fff" stroke="#c0392b"/><text x="{ox + BOARD_W - 55}" '
-        f'y="{oy + 15}" font-size="11" text-anchor="middle">'
-        + escape(tr("broken glass {points}").format(points=track[state.track[p]]))
-        + "</text></g>",
-    ]
-    for slot in range(SLOTS):
-        x = ox + 10 + slot * (CELL + 8)
-        i = p * SLOTS + slot
-        if slot == state.glazier[p]:
-            out.append(
-                f'<polygon class="glazier" points="{x + 4},{oy + 24} {x + CELL - 4},'
-                f'{oy + 24} {x + CELL / 2},{oy + 34}" fill="#333"/>'
-            )
-        out.append(
-            f'<text x="{x + CELL / 2}" y="{oy + 48}" font-size="11" '
-            f'text-anchor="middle">{slot + 1}</text>'
-        )
-        if state.strips[i] >= 0:
-            pattern = state.pattern(p, slot)
-            for k in range(SPACES):
-                y = oy + 54 + k * (CELL + 2)
-                c = state.cells[i * SPACES + k]
-                attrs = f'class="space" data-strip="{slot + 1}" data-space="{k + 1}"'
-                if c >= 0:
-                    out.append(_piece(x, y, c, letters, attrs, patterns))
-                elif pattern[k] == JOKER:
-                    out.append(
-                        f'<g {attrs}><rect x="{x}" y="{y}" width="{CELL}" '
-                        f'height="{CELL}" fill="#bbb" stroke="#666"/><text x="{x + 10}" '
-                        f'y="{y + 14}" font-size="12" text-anchor="middle">*</text></g>'
-                    )
-                else:
-                    out.append(
-                        f'<g {attrs}><rect x="{x}" y="{y}" width="{CELL}" '
-                        f'height="{CELL}" fill="{FILL[pattern[k]]}" fill-opacity="0.3" '
-                        f'stroke="#666"/><text x="{x + 10}" y="{y + 14}" font-size="10" '
-                        f'text-anchor="middle" fill="#555">'
-                        f"{letters[pattern[k]].lower()}</text></g>"
-                    )
-        for frame in range(2):
-            y = oy + 54 + SPACES * (CELL + 2) + 8 + frame * (CELL + 2)
-            c = state.windows[i * 2 + frame]
-            if c >= 0:
-                out.append(_piece(x, y, c, letters, f'data-window="{slot + 1}"', patterns))
-            else:
-                out.append(
-                    f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#fff" '
-                    f'stroke="#888" stroke-dasharray="3,2" data-window="{slot + 1}"/>'
-                )
-        out.append(
-            f'<text x="{x + CELL / 2}" y="{oy + 12.6 * CELL}" font-size="11" '
-            f'text-anchor="middle">{values[slot]}</text>'
-        )
-    out.append("</g>")
-    return out
-
-
-def render_svg(state: SintraState, patterns: bool = False, lang: str | None = None) -> str:
-    """The whole position as one SVG document; ``patterns`` lays a pattern per colour over the
-    pieces (colour-blind mode); its words are in ``lang`` (default: the current language)."""
-    tr = i18n.in_language(lang) if lang else i18n._
-    ntr = i18n.ngettext_in(lang) if lang else i18n.ngettext
-    title = tr("Stained Glass of Sintra, round {round}")
-    game = state.game
-    comps = game.components
-    n = game.players
-    width = max(n * (BOARD_W + 10) + 10, 640)
-    height = 110 + 13 * CELL + 20
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" font-family="sans-serif">',
-        "<title>" + escape(title.format(round=state.round)) + "</title>",
-        '<text x="10" y="18" font-size="14">'
-        + escape(
-            tr("Round {round} of {rounds} - {decision}").format(
-                round=state.round, rounds=ROUNDS, decision=tr(state.decision())
-            )
-            + (" - " + tr("printed values provisional") if comps.provisional else "")
-        )
-        + "</text>",
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height:.0f}" '
+        f'width="100%" font-family="DejaVu Sans, Verdana, sans-serif" role="img" '
+        f'class="sintra {layout}">',
+        f"<title>{title}</title>",
     ]
     if patterns:
         out.append(pattern_defs(INK[:NUM_COLORS]))
-    x = 10
-    for f in range(1, game.factories + 1):
-        out.append(
-            f'<circle cx="{x + 26}" cy="50" r="24" fill="#fff" stroke="#999" data-source="F{f}"/>'
-        )
-        pieces = [c for c in range(NUM_COLORS) for _ in range(state.sources[f * NUM_COLORS + c])]
-        for k, c in enumerate(pieces):
-            out.append(
-                _piece(
-                    x + 5 + (k % 2) * (CELL + 1),
-                    29 + (k // 2) * (CELL + 1),
-                    c,
-                    comps.letters,
-                    f'data-source="F{f}"',
-                    patterns,
-                )
-            )
-        x += 58
-    centre, rounds = escape(tr("centre")), escape(tr("rounds"))
-    out.append(f'<text x="10" y="98" font-size="12">{centre}</text>')
-    cx = 60
-    for c in range(NUM_COLORS):
-        for _ in range(state.sources[c]):
-            out.append(_piece(cx, 84, c, comps.letters, 'data-source="C"', patterns))
-            cx += CELL + 2
-    out.append(f'<text x="{width - 230}" y="98" font-size="12">{rounds}</text>')
-    for r, c in enumerate(state.indicator):
-        if c >= 0:
-            out.append(
-                _piece(
-                    width - 180 + r * (CELL + 2),
-                    84,
-                    c,
-                    comps.letters,
-                    f'data-round="{r + 1}"',
-                    patterns,
-                )
-            )
-    for p in range(n):
-        out += _board(state, p, 10 + p * (BOARD_W + 10), 110, patterns, tr, ntr)
+    out.append(f'<rect width="{width}" height="{height:.0f}" fill="#e9e1cf"/>')
+    out += body
     out.append("</svg>")
     return "\n".join(out)
 
 
-def action_targets(state: SintraState, action: int) -> list[dict[str, str]]:
-    """What a person clicks on the drawing to choose ``action``, in order: the pieces of one
-    colour in a factory or the centre, then a strip of their board or its broken-glass box.
-    Walking back and keeping a piece are chosen from a list."""
-    kind, source, color, target = state.game.actions.decode[action]
-    if kind == KEEP or kind != PLAY:
-        return []
-    letter = state.game.components.letters[color]
-    strip = "break" if target == BREAK else str(target + 1)
-    return [
-        {"source": "C" if source == 0 else f"F{source}", "color": letter},
-        {"seat": str(state.player), "strip": strip},
+def _status(pen: Pen) -> str:
+    """Who is to do what now, in words."""
+    state = pen.state
+    if state.is_terminal():
+        winners = state.winners()
+        seats = ", ".join(map(str, winners))
+        words = pen.ntr("winner: seat {seats}", "winners: seats {seats}", len(winners), seats=seats)
+        return pen.tr("game over") + " \u2014 " + words
+    if state.deals:
+        return pen.tr("Chance: drawing")
+    p = state.current_player()
+    if state.kind == KEEPING:
+        return pen.tr(
+            "Seat {seat} to choose the piece to keep from strip {strip}",
+            seat=p,
+            strip=state.keep_slot + 1,
+        )
+    return pen.tr("Seat {seat} to play", seat=p)
+
+
+def _title_bar(pen: Pen, width: float, tall: bool) -> tuple[list[str], float]:
+    """The round, who is to do what, and the provisional note; with its height."""
+    state = pen.state
+    head = pen.tr("Round {round} of {rounds}", round=min(state.round, ROUNDS), rounds=ROUNDS)
+    note = pen.tr("printed values provisional") if state.game.components.provisional else ""
+    if not tall:
+        out = [
+            f'<rect width="{width}" height="{TOP}" fill="#27445e"/>',
+            text(16, 37, f"{head} \u00b7 {_status(pen)}", 24, "start", fill="#fff", weight="bold"),
+            text(width - 16, 36, note, 15, "end", fill="#d6e2ec"),
+        ]
+        return out, TOP
+    out = [
+        f'<rect width="{width}" height="{TOP + 46}" fill="#27445e"/>',
+        text(14, 32, head, 22, "start", fill="#fff", weight="bold"),
+        text(14, 60, _status(pen), 18, "start", fill="#fff"),
+        text(14, 86, note, 14, "start", fill="#d6e2ec"),
     ]
+    return out, TOP + 46
+
+
+def _place(pen: Pen, p: int, track: str, x: float, y: float, scale: float) -> str:
+    inner = "".join(board(pen, p, track))
+    return (
+        f'<g class="board" data-board="{p}" '
+        f'transform="translate({x:.1f},{y:.1f}) scale({scale:.3f})">{inner}</g>'
+    )
+
+
+def _others(state: SintraState, seat: int | None) -> list[int]:
+    """The seats drawn small, in playing order after the viewer."""
+    n = state.game.players
+    if seat is None:
+        return list(range(n))
+    return [(seat + k) % n for k in range(1, n)]
+
+
+def _grid(count: int, w: float, h: float, size: tuple[float, float], cap: float):
+    """The columns and scale that fit ``count`` boards of ``size`` in w x h (gaps of 20)."""
+    best = (1, 0.0)
+    for cols in range(1, count + 1):
+        rows = math.ceil(count / cols)
+        scale = min(
+            cap, (w - 20 * (cols - 1)) / cols / size[0], (h - 20 * (rows - 1)) / rows / size[1]
+        )
+        if scale > best[1] + 1e-9:
+            best = (cols, scale)
+    return best
+
+
+def _wide_table(pen: Pen, x: float, y: float) -> tuple[list[str], float]:
+    """Factories in a ring around the centre, then the round indicator and the bag."""
+    state = pen.state
+    n = state.game.factories
+    cx, cy, ring = x + RING / 2, y + RING / 2, 170
+    out = [
+        f'<circle cx="{cx}" cy="{cy}" r="{RING / 2 - 2}" fill="#d9ccb0" stroke="#b8a27a" '
+        f'stroke-width="2"/>',
+        f'<circle cx="{cx}" cy="{cy}" r="{ring - 62}" fill="#cbbb98" fill-opacity="0.5"/>',
+    ]
+    for f in range(1, n + 1):
+        a = -math.pi / 2 + 2 * math.pi * (f - 1) / n
+        out += factory(pen, f, cx + ring * math.cos(a), cy + ring * math.sin(a), 42, a)
+    out += centre(pen, cx - 90, cy - 60, 3, 60)[0]
+    below = y + RING + 12
+    out += rounds(pen, x + 10, below, 46)
+    out.append(supply(pen, x + 10, below + 92))
+    return out, RING + 12 + 100
+
+
+def _wide(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
+    state = pen.state
+    out, _ = _title_bar(pen, WIDE, False)
+    table, table_h = _wide_table(pen, 20, TOP + 12)
+    out += table
+    x0, y0 = 20 + RING + 20, TOP + 12
+    side = SIZES["side"]
+    bottom = TOP + 12 + table_h
+    others = _others(state, seat)
+    if seat is None:
+        cols, scale = _grid(len(others), WIDE - 20 - x0, 940, side, 1.0)
+        for k, p in enumerate(others):
+            r, c = divmod(k, cols)
+            x, y = x0 + c * (side[0] * scale + 20), y0 + r * (side[1] * scale + 20)
+            out.append(_place(pen, p, "side", x, y, scale))
+            bottom = max(bottom, y + side[1] * scale)
+        return out, WIDE, bottom + 20
+    large = 1.25
+    out.append(_place(pen, seat, "side", x0, y0, large))
+    bottom = max(bottom, y0 + side[1] * large)
+    xr = x0 + side[0] * large + 20
+    right = others[:2]
+    _, scale = _grid(len(right), WIDE - 20 - xr, side[1] * large, side, 0.75)
+    if len(others) > 2:  # the third opponent goes under the table
+        scale = min(scale, 0.6)
+    for k, p in enumerate(right):
+        out.append(_place(pen, p, "side", xr, y0 + k * (side[1] * scale + 20), scale))
+    for p in others[2:]:
+        y = TOP + 12 + table_h + 10
+        out.append(_place(pen, p, "side", 20, y, scale))
+        bottom = max(bottom, y + side[1] * scale)
+    return out, WIDE, bottom + 20
+
+
+def _tall(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
+    """One column: title, factories in rows of 3, centre, round indicator, the viewer's
+    board (track below), then the others."""
+    state = pen.state
+    out, y = _title_bar(pen, TALL, True)
+    y += 8
+    n = state.game.factories
+    cell = TALL / 3
+    for f in range(1, n + 1):
+        r, c = divmod(f - 1, 3)
+        out += factory(pen, f, cell * (c + 0.5), y + cell * (r + 0.5), 50)
+    y += cell * math.ceil(n / 3) + 6
+    out.append(text(12, y + 18, pen.tr("centre"), 17, "start", fill="#5c4416", weight="bold"))
+    piles, h = centre(pen, 12, y + 26, 6, 68)
+    out += piles
+    y += 26 + h + 10
+    out += rounds(pen, 12, y, 52)
+    out.append(supply(pen, TALL - 12, y + 96, "end"))
+    y += 112
+    if seat is not None:
+        w, h = SIZES["below"]
+        out.append(_place(pen, seat, "below", (TALL - w) / 2, y, 1.0))
+        y += h + 16
+    side = SIZES["side"]
+    scale = TALL / side[0] if seat is None else 0.8
+    for p in _others(state, seat):
+        out.append(_place(pen, p, "side", (TALL - side[0] * scale) / 2, y, scale))
+        y += side[1] * scale + 16
+    return out, TALL, y
