@@ -6,7 +6,7 @@ from functools import cache
 from typing import Any
 
 from azul.core.api import Game, GameInfo, observation_size
-from azul.core.errors import OptionError
+from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
 from azul.i18n import N_, _
 from azul.pavilion import data, observation
@@ -150,13 +150,41 @@ class PavilionGame(Game):
         return render_text(state, color)
 
     def render_svg(
-        self, state: PavilionState, patterns: bool = False, lang: str | None = None
+        self,
+        state: PavilionState,
+        patterns: bool = False,
+        lang: str | None = None,
+        seat: int | None = None,
+        layout: str = "wide",
     ) -> str:
         from azul.pavilion.svg import render_svg
 
-        return render_svg(state, patterns, lang)
+        return render_svg(state, patterns, lang, seat, layout)
 
     def action_targets(self, state: PavilionState, action: int) -> list[dict[str, str]]:
-        from azul.pavilion.svg import action_targets
+        from azul.pavilion.clicks import action_targets
 
         return action_targets(state, action)
+
+    def action_marks(self, state: PavilionState, action: int) -> list[dict[str, str]]:
+        from azul.pavilion.clicks import action_marks
+
+        return action_marks(state, action)
+
+    def action_details(self, state: PavilionState, action: int) -> dict[str, Any]:
+        from azul.pavilion.clicks import action_details
+
+        return action_details(state, action)
+
+    def describe_action(self, state: PavilionState, action: int) -> Message:
+        from azul.pavilion.describe import describe_action
+
+        return describe_action(state, action)
+
+    def action_preview(self, state: PavilionState, action: int) -> dict[str, int]:
+        """Points (on a copy of the state), and the bonus tiles a placement earns or the tiles
+        a pass sends to the tower."""
+        from azul.pavilion.clicks import action_preview
+
+        points = super().action_preview(state, action)["points"]
+        return action_preview(state, action, points)

@@ -1,186 +1,255 @@
-"""SVG drawing of a Summer Pavilion position: the table and every player's board.
+"""SVG drawing of a Summer Pavilion position: the whole table, laid out for a wide screen or a
+phone, with the viewer's board large.
 
-Covered spaces show their tile's colour and letter (the letters make the drawing readable without
-telling colours apart); empty spaces show their cost. Elements carry ``data-`` attributes (space,
-seat, source, colour) for clients that make them clickable.
+The drawing has a ``viewBox`` and ``width="100%"`` so that the page sizes it. Every element a
+person clicks is a ``<g>`` with ``data-`` attributes (see ``clicks.py``), its ``hit`` shape as
+first child and a ``<title>``; the pieces are in ``svgboard.py`` and ``svgtable.py``.
 """
 
 from __future__ import annotations
 
-import math
 from html import escape
 
 from azul import i18n
-from azul.core.svgkit import pattern_defs, tile
-from azul.pavilion import actions, data
-from azul.pavilion.actions import BONUS, PASS, PLACE, TAKE
-from azul.pavilion.state import PavilionState
+from azul.pavilion import data
+from azul.pavilion.state import ACQUIRE, BONUS_PICK, OVER, PLAY, PavilionState
+from azul.pavilion.svgboard import HEIGHT, WIDTH, Look, draw_board
+from azul.pavilion.svgpieces import FILL, INK, MUTED, TEXT, defs, num, text, tile
+from azul.pavilion.svgtable import (
+    bag_and_tower,
+    centre,
+    factory,
+    panel,
+    ring_positions,
+    round_track,
+    score_track,
+    supply,
+    track_loop,
+    track_rows,
+)
 
-FILL = {0: "#8e44ad", 1: "#2e9e57", 2: "#e67e22", 3: "#f1c40f", 4: "#2e86de", 5: "#c0392b"}
-INK = {0: "#fff", 1: "#fff", 2: "#000", 3: "#000", 4: "#fff", 5: "#fff"}
-STAR_DIRECTION = {1: 270, 2: 330, 3: 30, 4: 90, 5: 150, 6: 210}  # rules "Board geometry"
-UNIT = 22.0  # side of a diamond, in pixels
-BOARD = 10.2 * UNIT  # width and height of one board
+__all__ = ["FILL", "INK", "LAYOUTS", "render_svg"]
 
-
-def _point(cx: float, cy: float, angle: float, r: float) -> tuple[float, float]:
-    """The point at ``r`` from (cx, cy), ``angle`` degrees clockwise from 12 o'clock."""
-    a = math.radians(angle)
-    return cx + r * math.sin(a), cy - r * math.cos(a)
-
-
-def _tile(x: float, y: float, c: int, size: float, attrs: str, patterns: bool) -> str:
-    letter = data.COLOR_LETTERS[c]
-    return tile(x, y, size, FILL[c], INK[c], letter, attrs, c if patterns else None)
-
-
-def _counts(
-    counts: list[int], x: float, y: float, size: float, attrs: str, patterns: bool
-) -> list[str]:
-    out = []
-    for c, n in enumerate(counts):
-        for _ in range(n):
-            attr = f'{attrs} data-color="{data.COLOR_LETTERS[c]}"'
-            out.append(_tile(x, y, c, size, attr, patterns))
-            x += size + 2
-    return out
+LAYOUTS = ("wide", "tall")
+WIDE = (1600, 900)  # the wide layout's viewBox
+TALL_WIDTH = 390  # the phone layout's viewBox width: one unit is one CSS pixel on a phone
+TAP = 44  # smallest tap target on a phone, in CSS pixels
 
 
-def _board(
-    state: PavilionState, p: int, ox: float, oy: float, patterns: bool, tr, ntr
-) -> list[str]:
-    cost = state.game.board.cost
-    cx, cy = ox + BOARD / 2, oy + BOARD / 2 + 10
-    out = [
-        f'<g class="board" data-seat="{p}">',
-        f'<rect x="{ox}" y="{oy}" width="{BOARD}" height="{BOARD + 44}" rx="10" '
-        f'fill="#f7f1e3" stroke="#999"/>',
-        f'<text x="{ox + 8}" y="{oy + 16}" font-size="13">'
-        + escape(
-            ntr(
-                "seat {seat}: {points} point", "seat {seat}: {points} points", state.points[p]
-            ).format(seat=p, points=state.points[p])
+def status(state: PavilionState, tr, ntr) -> str:
+    """Who does what now."""
+    if state.deals:
+        return tr("drawing tiles from the bag")
+    p = state.player
+    if state.kind == ACQUIRE:
+        return tr("seat {seat} takes tiles from a factory or the centre").format(seat=p)
+    if state.kind == PLAY:
+        return tr("seat {seat} places a tile or passes").format(seat=p)
+    if state.kind == BONUS_PICK:
+        return ntr(
+            "seat {seat} takes {n} bonus tile from the supply",
+            "seat {seat} takes {n} bonus tiles from the supply",
+            state.owed,
+        ).format(seat=p, n=state.owed)
+    assert state.kind == OVER
+    return tr("game over")
+
+
+def _heading(state: PavilionState, x: float, y: float, size: float, look: Look) -> str:
+    """The round, its wild colour and who does what, from (x, y) (top left)."""
+    tr = look.tr
+    round_words = tr("Round {round} of {rounds}").format(round=state.round, rounds=data.ROUNDS)
+    wild_words = tr("wild")
+    w = state.wild()
+    wx = x + size * (0.56 * len(round_words) + 0.8)
+    return (
+        text(x, y + size, round_words, size, TEXT, "start", "700")
+        + text(wx, y + size * 0.92, wild_words, size * 0.7, MUTED, "start", "700")
+        + tile(
+            wx + size * 0.42 * len(wild_words) + size * 0.35,
+            y + size * 0.05,
+            size,
+            w,
+            look.patterns,
         )
-        + (escape(" (" + tr("passed") + ")") if state.passed >> p & 1 else "")
-        + "</text>",
-    ]
-    for star in range(data.NUM_STARS):
-        sx, sy = (cx, cy) if star == 0 else _point(cx, cy, STAR_DIRECTION[star], 3.55 * UNIT)
-        for i in range(6):
-            pos = i + 1
-            angle = 60 * (pos - 1) if star == 0 else STAR_DIRECTION[star] + 30 + 60 * pos
-            corners = [
-                (sx, sy),
-                _point(sx, sy, angle - 30, UNIT),
-                _point(sx, sy, angle, UNIT * math.sqrt(3)),
-                _point(sx, sy, angle + 30, UNIT),
-            ]
-            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
-            sp = star * 6 + i
-            c = state.cells[p * data.NUM_SPACES + sp]
-            tx, ty = _point(sx, sy, angle, UNIT * 0.9)
-            code = f"{data.STAR_LETTERS[star]}{pos}"
-            over = ""
-            if c >= 0:
-                fill, ink, label = FILL[c], INK[c], data.COLOR_LETTERS[c]
-                klass = "space covered"
-                if patterns:
-                    over = f'<polygon points="{path}" fill="url(#azul-pat-{c})"/>'
-            else:
-                home = data.STAR_COLOR[star] if not state.game.board.grey else None
-                fill = "#fff" if home is None else FILL[home] + "40"
-                ink, label, klass = "#555", str(cost[sp]), "space empty"
-            out.append(
-                f'<g class="{klass}" data-space="{code}"><polygon points="{path}" '
-                f'fill="{fill}" stroke="#444"/>{over}<text x="{tx:.1f}" y="{ty + 4:.1f}" '
-                f'font-size="11" text-anchor="middle" fill="{ink}">{label}</text></g>'
-            )
-    b = p * data.NUM_COLORS
-    y = oy + BOARD + 22
-    hand_word, kept_word = escape(tr("hand")), escape(tr("kept"))
-    out.append(f'<text x="{ox + 8}" y="{y + 11}" font-size="11">{hand_word}</text>')
-    hand = state.hands[b : b + data.NUM_COLORS]
-    out += _counts(hand, ox + 40, y, 12, 'class="hand"', patterns)
-    kept = state.kept[b : b + data.NUM_COLORS]
-    if any(kept):
-        x = ox + BOARD - 14 * sum(kept) - 8
-        out.append(
-            f'<text x="{x - 4}" y="{y + 11}" font-size="11" text-anchor="end">{kept_word}</text>'
-        )
-        out += _counts(kept, x, y, 12, 'class="kept"', patterns)
-    out.append("</g>")
-    return out
+        + text(x, y + size * 2.1, status(state, tr, look.ntr), size * 0.68, TEXT)
+    )
 
 
-def render_svg(state: PavilionState, patterns: bool = False, lang: str | None = None) -> str:
-    """The whole position as one SVG document; ``patterns`` lays a pattern per colour over the
-    tiles (colour-blind mode); its words are in ``lang`` (default: the current language)."""
+def render_svg(
+    state: PavilionState,
+    patterns: bool = False,
+    lang: str | None = None,
+    seat: int | None = None,
+    layout: str = "wide",
+) -> str:
+    """The whole position as one SVG document. ``patterns`` lays a pattern over each colour
+    (colour-blind mode); its words are in ``lang`` (default: the current language); ``seat``'s
+    board is drawn large (None: every board alike, for a spectator); ``layout`` is "wide" for
+    a screen wider than tall, "tall" for a phone (one column; taps of at least 44 px)."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout {layout!r}: expected one of {', '.join(LAYOUTS)}")
     tr = i18n.in_language(lang) if lang else i18n._
     ntr = i18n.ngettext_in(lang) if lang else i18n.ngettext
-    title = tr("Summer Pavilion, round {round}")
-    game = state.game
-    n = game.players
-    width = max(n * (BOARD + 10) + 10, 640)
-    table_h = 120
-    height = table_h + BOARD + 64
-    w = state.wild()
+    players = state.game.players
+    if seat is not None and not 0 <= seat < players:
+        raise ValueError(f"seat {seat}: there are seats 0..{players - 1}")
+    tall = layout == "tall"
+    look = Look(tr, ntr, patterns, TAP if tall else 0.0)
+    body, (width, height) = (_tall if tall else _wide)(state, seat, look)
+    title = tr("Summer Pavilion, round {round}").format(round=state.round)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {num(height)}" '
+        f'width="100%" font-family="Segoe UI, Helvetica, Arial, sans-serif" '
+        f'class="pavilion {layout}">'
+        f"<title>{escape(title)}</title>"
+        + defs(patterns)
+        + f'<rect width="{width}" height="{num(height)}" fill="#efe3cc"/>'
+        + body
+        + "</svg>"
+    )
+
+
+def _order(state: PavilionState, seat: int | None) -> list[int]:
+    """Seats in table order, starting with the viewer."""
+    n = state.game.players
+    first = 0 if seat is None else seat
+    return [(first + k) % n for k in range(n)]
+
+
+def _row(
+    state: PavilionState, seats: list[int], x: float, y: float, w: float, u: float, look: Look
+) -> str:
+    """Boards of ``seats`` at size ``u`` side by side, centred in a row ``w`` wide."""
+    gap = 16
+    bw = WIDTH * u
+    x += (w - len(seats) * bw - (len(seats) - 1) * gap) / 2
+    return "".join(
+        draw_board(state, p, x + k * (bw + gap), y, u, look) for k, p in enumerate(seats)
+    )
+
+
+def _wide(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tuple[int, int]]:
+    """Two players: three columns (a board | round, scores, supply and factories | the other
+    board). More: the viewer's board on the left; on the right the scoring board and the
+    factories above, the other boards in a row below. The viewer's board is drawn large."""
+    width, height = WIDE
+    m, gap = 16, 20
+    order = _order(state, seat)
+    out = []
+    if len(order) == 2:
+        bx, bw = m + 600 + gap, 480
+        cx, cw = bx + bw + gap, width - m - (bx + bw + gap)
+        medium = min(cw / WIDTH, (height - 2 * m) / HEIGHT)
+        big = min(600 / WIDTH, (height - 2 * m) / HEIGHT) if seat is not None else medium
+        out.append(_row(state, order[:1], m, m, 600, big, look))
+        out.append(_row(state, order[1:], cx, m, cw, medium, look))
+        out.append(_heading(state, bx, m, 26, look))
+        out.append(_scoring(state, bx, m + 72, bw, 330, look))
+        out.append(_table(state, bx + bw / 2, (m + 72 + 330 + height - m) / 2, 230, look))
+        return "".join(out), (width, height)
+    if seat is None:
+        rx, rw, others = m, width - 2 * m, order
+    else:
+        rx = m + 600 + gap
+        rw = width - m - rx
+        big = min(600 / WIDTH, (height - 2 * m) / HEIGHT)
+        out.append(_row(state, [seat], m, m, 600, big, look))
+        others = order[1:]
+    top = 440
+    sx = rx + (rw - (480 + 28 + top)) / 2
+    out.append(_heading(state, sx, m, 26, look))
+    out.append(_scoring(state, sx, m + 72, 480, 330, look))
+    out.append(_table(state, sx + 480 + 28 + top / 2, m + top / 2, top / 2, look))
+    y = m + top + 12
+    u = min((rw - 16 * (len(others) - 1)) / len(others) / WIDTH, (height - m - y) / HEIGHT)
+    out.append(_row(state, others, rx, y, rw, u, look))
+    return "".join(out), (width, height)
+
+
+def _scoring(state: PavilionState, x: float, y: float, w: float, h: float, look: Look) -> str:
+    """The scoring board: the score track round its edge; inside, the round track, the supply,
+    the bag and the tower."""
+    tr = look.tr
+    thick = 26
+    ix, iy = x + thick + 16, y + thick + 10
+    out = [panel(x, y, w, h), score_track(state, track_loop(x, y, w, h, 22, thick), look)]
+    out.append(text(ix, iy + 14, tr("rounds"), 14, MUTED, "start", "700"))
+    out.append(round_track(state, ix, iy + 20, 54, look))
+    sy = iy + 112
+    out.append(text(ix, sy + 14, tr("supply"), 14, MUTED, "start", "700"))
+    out.append(supply(state, ix + 4, sy + 24, 38, 47, 5, look))
+    out.append(bag_and_tower(state, ix + 5 * 47 + 36, sy + 34, 54, look))
+    return "".join(out)
+
+
+def _table(state: PavilionState, cx: float, cy: float, half: float, look: Look) -> str:
+    """Factories in a ring round the centre of the table, centred at (cx, cy) within
+    ``half`` of it."""
+    tr = look.tr
+    r, s = 46, 30
+    radius = half - r - 6
+    inner = radius - r - 10
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">',
-        "<title>" + escape(title.format(round=state.round)) + "</title>",
-        '<text x="10" y="18" font-size="14">'
-        + escape(
-            tr("Round {round} of {rounds} - wild colour {color} - {decision}").format(
-                round=state.round,
-                rounds=data.ROUNDS,
-                color=tr(data.COLORS[w]),
-                decision=tr(state.decision()),
-            )
-        )
-        + "</text>",
+        f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(inner)}" fill="#e6d5b3" '
+        f'stroke="#c9b48c" stroke-width="1.5"/>',
+        text(cx, cy - inner + 26, tr("centre"), 14, MUTED, "middle", "700"),
     ]
-    if patterns:
-        out.append(pattern_defs([INK[c] for c in range(data.NUM_COLORS)]))
-    x = 10.0
-    size = 14
-    for f in range(1, game.factories + 1):
-        out.append(
-            f'<circle cx="{x + 32}" cy="50" r="28" fill="#fff" stroke="#999" data-source="F{f}"/>'
-        )
-        tiles = state.sources[f * data.NUM_COLORS : (f + 1) * data.NUM_COLORS]
-        cells = [c for c, k in enumerate(tiles) for _ in range(k)]
-        for k, c in enumerate(cells):
-            out.append(
-                _tile(
-                    x + 16 + (k % 2) * 17,
-                    34 + (k // 2) * 17,
-                    c,
-                    size,
-                    f'data-source="F{f}" data-color="{data.COLOR_LETTERS[c]}"',
-                    patterns,
-                )
-            )
-        x += 70
-    centre, supply = escape(tr("centre")), escape(tr("supply"))
-    out.append(f'<text x="10" y="100" font-size="12">{centre}</text>')
-    out += _counts(state.sources[: data.NUM_COLORS], 60, 89, size, 'data-source="C"', patterns)
-    out.append(f'<text x="{width / 2:.0f}" y="100" font-size="12">{supply}</text>')
-    out += _counts(state.supply, width / 2 + 48, 89, size, 'data-source="S"', patterns)
-    for p in range(n):
-        out += _board(state, p, 10 + p * (BOARD + 10), table_h, patterns, tr, ntr)
-    out.append("</svg>")
-    return "\n".join(out)
+    for f, (fx, fy) in enumerate(ring_positions(state.game.factories, cx, cy, radius), 1):
+        out.append(factory(state, f, fx, fy, r, s, look))
+    out.append(centre(state, cx, cy + 14, 38, 50, 3, look))
+    return "".join(out)
 
 
-def action_targets(state: PavilionState, action: int) -> list[dict[str, str]]:
-    """What a person clicks on the drawing to choose ``action``, in order: the elements whose
-    ``data-`` attributes match. A pass has none: it is chosen from a list."""
-    kind, x, y, _ = state.game.actions.decode[action]
-    if kind == TAKE:
-        return [{"source": "C" if x == 0 else f"F{x}", "color": data.COLOR_LETTERS[y]}]
-    if kind == PLACE:
-        return [{"seat": str(state.player), "space": actions.space_code(x)}]
-    if kind == BONUS:
-        return [{"source": "S", "color": data.COLOR_LETTERS[x]}]
-    assert kind == PASS
-    return []
+def _tall(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tuple[int, float]]:
+    """One column for a phone: round and scores, factories and centre, supply, the viewer's
+    board, then the others."""
+    tr = look.tr
+    width = TALL_WIDTH
+    m = 6
+    out = [_heading(state, m + 4, m, 22, look)]
+    y = m + 62
+    # rounds and scores
+    out.append(panel(m, y, width - 2 * m, 178))
+    out.append(text(m + 10, y + 20, tr("rounds"), 13, MUTED, "start", "700"))
+    out.append(round_track(state, m + 10 + (width - 2 * m - 20 - 6 * 56) / 2, y + 24, 56, look))
+    out.append(score_track(state, track_rows(m + 10, y + 96, width - 2 * m - 20, 4, 2), look))
+    y += 178 + 12
+    # factories (small plates once they are all empty) and the centre
+    n = state.game.factories
+    per = 3 if any(state.sources[data.NUM_COLORS :]) else n
+    r = 60 if per == 3 else min(20, (width - 2 * m) / n / 2 - 2)
+    pitch_x = (width - 2 * m) / per
+    rows = (n + per - 1) // per
+    for i in range(n):
+        fx = m + pitch_x * (i % per + 0.5)
+        fy = y + r * 0.3 + r + (i // per) * (2 * r + r * 0.3)
+        out.append(factory(state, i + 1, fx, fy, r, 38, look))
+    y += rows * (2 * r + r * 0.3) + 8
+    out.append(text(m + 4, y + 14, tr("centre"), 13, MUTED, "start", "700"))
+    out.append(centre(state, width / 2, y + 20 + 53 / 2, 40, 53, 7, look))
+    y += 20 + 53 + 10
+    # the supply, the bag and the tower
+    out.append(text(m + 4, y + 14, tr("supply"), 13, MUTED, "start", "700"))
+    out.append(supply(state, m + 8, y + 22, 40, 52, 5, look))
+    out.append(bag_and_tower(state, m + 8 + 5 * 52 + 12, y + 30, 40, look))
+    y += 22 + 2 * 52 + 12
+    # the boards
+    order = _order(state, seat)
+    if seat is not None:
+        u = (width - 2 * m) / WIDTH
+        out.append(draw_board(state, seat, m, y, u, look))
+        y += HEIGHT * u + 14
+        others = order[1:]
+        u = (width - 2 * m - 8) / 2 / WIDTH
+        small = Look(look.tr, look.ntr, look.patterns)
+        for k, p in enumerate(others):
+            bx = m + (k % 2) * (WIDTH * u + 8)
+            out.append(draw_board(state, p, bx, y + (k // 2) * (HEIGHT * u + 10), u, small))
+        y += ((len(others) + 1) // 2) * (HEIGHT * u + 10)
+    else:
+        u = (width - 2 * m) * 0.8 / WIDTH
+        for p in order:
+            out.append(draw_board(state, p, (width - WIDTH * u) / 2, y, u, look))
+            y += HEIGHT * u + 12
+    return "".join(out), (width, y + m)

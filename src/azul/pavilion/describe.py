@@ -1,0 +1,132 @@
+"""Summer Pavilion actions in words, as translatable messages without the player's name:
+"takes red ×3 and one wild purple from factory 2"."""
+
+from __future__ import annotations
+
+from azul.core.errors import Message, Word
+from azul.core.scoring import deduct
+from azul.i18n import N_
+from azul.pavilion import data
+from azul.pavilion.actions import PASS, PLACE, TAKE
+from azul.pavilion.clicks import kept_by_pass
+from azul.pavilion.state import PavilionState
+from azul.pavilion.tables import RUN
+
+NC = data.NUM_COLORS
+
+# (source is the centre, a wild comes along, the start player token comes along) -> template
+_TAKES = {
+    (False, False, False): N_("takes {color} ×{count} from factory {factory}"),
+    (False, True, False): N_("takes {color} ×{count} and one wild {wild} from factory {factory}"),
+    (True, False, False): N_("takes {color} ×{count} from the centre"),
+    (True, True, False): N_("takes {color} ×{count} and one wild {wild} from the centre"),
+    (True, False, True): N_(
+        "takes {color} ×{count} from the centre with the start player token (score −{lost})"
+    ),
+    (True, True, True): N_(
+        "takes {color} ×{count} and one wild {wild} from the centre with the start player "
+        "token (score −{lost})"
+    ),
+}
+# only wild tiles were there: one is taken (rules 4.2, 4.3)
+_TAKE_WILD = {
+    (False, False): N_("takes one wild {color} from factory {factory}"),
+    (True, False): N_("takes one wild {color} from the centre"),
+    (True, True): N_(
+        "takes one wild {color} from the centre with the start player token (score −{lost})"
+    ),
+}
+# (on the centre star, paid with wilds too) -> template
+_PLACES = {
+    (False, False): N_(
+        "places {color} on space {space} of the {star} star, paying {color} ×{paid} (+{points})"
+    ),
+    (False, True): N_(
+        "places {color} on space {space} of the {star} star, paying {color} ×{paid} and "
+        "{wild} ×{wilds} (+{points})"
+    ),
+    (True, False): N_(
+        "places {color} on space {space} of the centre star, paying {color} ×{paid} (+{points})"
+    ),
+    (True, True): N_(
+        "places {color} on space {space} of the centre star, paying {color} ×{paid} and "
+        "{wild} ×{wilds} (+{points})"
+    ),
+}
+
+
+def _lost(state: PavilionState, n: int) -> int:
+    """Points a deduction of ``n`` really costs the player to move (the score floor)."""
+    score = state.points[state.player]
+    return score - deduct(score, n, state.game.options["score_floor"])
+
+
+def describe_action(state: PavilionState, action: int) -> Message:
+    """``action`` of the player to move, in words."""
+    kind, x, y, k = state.game.actions.decode[action]
+    if kind == TAKE:
+        return _take(state, x, y)
+    if kind == PLACE:
+        return _place(state, x, y, k)
+    if kind == PASS:
+        return _pass(state, x)
+    return Message(N_("takes a {color} bonus tile from the supply"), color=Word(data.COLORS[x]))
+
+
+def _take(state: PavilionState, source: int, c: int) -> Message:
+    b = source * NC
+    w = state.wild()
+    counts = state.sources[b : b + NC]
+    centre = source == 0
+    token = centre and state.token < 0
+    taken = 1 if c == w else counts[c] + (1 if counts[w] else 0)
+    fields = {"factory": source, "lost": _lost(state, taken) if token else 0}
+    if c == w:
+        return Message(_TAKE_WILD[centre, token], color=Word(data.COLORS[w]), **fields)
+    return Message(
+        _TAKES[centre, bool(counts[w]), token],
+        color=Word(data.COLORS[c]),
+        count=counts[c],
+        wild=Word(data.COLORS[w]),
+        **fields,
+    )
+
+
+def _place(state: PavilionState, sp: int, c: int, k: int) -> Message:
+    star, i = divmod(sp, 6)
+    n = state.game.board.cost[sp]
+    ring = (state.filled[state.player] >> star * 6 | 1 << i) & 63
+    return Message(
+        _PLACES[star == 0, k > 0],
+        color=Word(data.COLORS[c]),
+        space=i + 1,
+        star=Word(data.STARS[star]),
+        paid=n - k,
+        wild=Word(data.COLORS[state.wild()]),
+        wilds=k,
+        points=RUN[ring][i],
+    )
+
+
+def _pass(state: PavilionState, x: int) -> Message:
+    b = state.player * NC
+    total = sum(state.hands[b : b + NC])
+    kept = sum(kept_by_pass(state, x))
+    gone = total - kept
+    lost = _lost(state, gone)
+    if not gone:
+        if kept == 1:
+            return Message(N_("passes, keeping 1 tile"))
+        return Message(N_("passes, keeping {kept} tiles"), kept=kept)
+    if not kept:
+        if gone == 1:
+            return Message(N_("passes and discards 1 tile (score −{lost})"), lost=lost)
+        return Message(
+            N_("passes and discards {discarded} tiles (score −{lost})"), discarded=gone, lost=lost
+        )
+    return Message(
+        N_("passes, keeping {kept} and discarding {discarded} (score −{lost})"),
+        kept=kept,
+        discarded=gone,
+        lost=lost,
+    )
