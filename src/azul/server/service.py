@@ -449,6 +449,7 @@ class Lobby:
                     "targets": state.action_targets(a),
                     "details": state.action_details(a),
                     "preview": state.action_preview(a),
+                    "text": state.describe_action(a).to_json(),
                 }
                 for a in state.legal_actions()
             ]

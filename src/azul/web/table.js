@@ -233,20 +233,16 @@ function pickKeep(passes) {
   drawMoves();
 }
 
-const PREVIEW = {
-  bonus: n => fill(t("{n} bonus tiles"), {n}),
-  discarded: n => fill(t("{n} tiles to the tower"), {n}),
-  broken: n => fill(t("{n} pieces broken"), {n}),
-};
+// what a move earns, as "label: value" (no plural to get wrong in any language)
+const PREVIEW = () => ({points: t("points"), bonus: t("bonus tiles"),
+  discarded: t("tiles to the tower"), broken: t("pieces broken")});
 
 function previewText(move) {
-  const p = move.preview || {};
-  const parts = [];
-  if ("points" in p) parts.push(fill(t("{points} points"), {points: (p.points > 0 ? "+" : "") + p.points}));
-  for (const [key, value] of Object.entries(p)) {
-    if (key !== "points" && value) parts.push(PREVIEW[key] ? PREVIEW[key](value) : `${t(key)}: ${value}`);
-  }
-  return `${format(move.text) || move.move} — ${parts.join(", ")}`;
+  const labels = PREVIEW();
+  const parts = Object.entries(move.preview || {})
+    .filter(([key, value]) => key === "points" || value)
+    .map(([key, value]) => `${labels[key] || t(key)}: ${key === "points" && value > 0 ? "+" : ""}${value}`);
+  return `${format(move.text) || move.move} (${parts.join(", ")})`;
 }
 
 function drawMoves() {
@@ -274,6 +270,10 @@ function drawMoves() {
   $("confirm").disabled = selected === null;
   $("clear").disabled = !picks.length && selected === null;
   markBoard();
+  // on a phone the turn's panel is fixed at the bottom: keep the page scrollable past it
+  const bar = $("turn");
+  const fixed = getComputedStyle(bar).position === "fixed";
+  document.body.style.setProperty("--turn-height", `${fixed ? bar.offsetHeight : 0}px`);
 }
 
 // -- the view ---------------------------------------------------------------------------------
@@ -338,7 +338,7 @@ function drawEnd() {
 
 function drawInvites() {
   const saved = JSON.parse(localStorage.getItem(`azul-invites-${gameId}`) || "null");
-  $("invite").hidden = !saved || view.over;
+  $("invite").hidden = !saved || !saved.invites.length || view.over;
   if (!saved) return;
   const links = saved.invites.map(i => [fill(t("Seat {n}"), {n: i.seat + 1}),
     `${location.origin}/?game=${gameId}&token=${i.token}`]);
