@@ -195,7 +195,7 @@ def test_details_say_what_is_paid_and_kept():
     assert s.action_marks(s.string_to_action("pass")) == [{"seat": "0", "kept": "1"}]
 
 
-def test_marks_of_a_take_name_the_wild_that_came_along():
+def test_marks_of_a_take_name_the_wild_and_the_token_that_came_along():
     s = load(decision="take", factories=["RRPB"], to_move=1)
     assert s.action_marks(s.string_to_action("F1:R")) == [
         {"seat": "1", "hand": "R"},
@@ -204,6 +204,12 @@ def test_marks_of_a_take_name_the_wild_that_came_along():
     assert s.action_marks(s.string_to_action("F1:B")) == [
         {"seat": "1", "hand": "B"},
         {"seat": "1", "hand": "P"},
+    ]
+    s = load(decision="take", centre="YYP", to_move=1)  # the first from the centre: the token
+    assert s.action_marks(s.string_to_action("C:Y")) == [
+        {"seat": "1", "hand": "Y"},
+        {"seat": "1", "hand": "P"},
+        {"seat": "1", "token": "1"},
     ]
 
 

@@ -7,7 +7,8 @@ Elements of the drawing a person clicks, each a ``<g>`` with these ``data-`` att
 * ``seat`` with ``hand`` (a colour letter): that colour in the seat's hand;
 * ``seat`` with ``space`` (``R3``: star letter and ring position): a space of the seat's board;
 * ``seat`` with ``pass`` = ``1``: the pass button of the player to move;
-* ``seat`` with ``kept`` = ``1``: the seat's four corner spaces (a mark, never clicked).
+* ``seat`` with ``kept`` = ``1``: the seat's four corner spaces (a mark, never clicked);
+* ``seat`` with ``token`` = ``1``: the start player token by its holder's name (a mark).
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ def kept_by_pass(state: PavilionState, x: int) -> tuple[int, ...]:
 
 def action_marks(state: PavilionState, action: int) -> list[dict[str, str]]:
     """Where the pieces of ``action`` lie once it is played, as elements of the drawing after
-    it: the hand colours a take or a bonus pick fills, the space a placement covers, the corner
-    spaces of a pass."""
+    it: the hand colours a take or a bonus pick fills (and the start player token a first take
+    from the centre brings), the space a placement covers, the corner spaces of a pass."""
     kind, x, y, _ = state.game.actions.decode[action]
     seat = str(state.player)
     if kind == TAKE:
@@ -78,6 +79,8 @@ def action_marks(state: PavilionState, action: int) -> list[dict[str, str]]:
         w = state.wild()
         if y != w and state.sources[x * NC + w]:  # one wild comes along (rules 4.2)
             marks.append({"seat": seat, "hand": data.COLOR_LETTERS[w]})
+        if x == 0 and state.token < 0:  # and the start player token (rules 4.4)
+            marks.append({"seat": seat, "token": "1"})
         return marks
     if kind == PLACE:
         return [{"seat": seat, "space": space_code(x)}]

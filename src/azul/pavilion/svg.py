@@ -14,7 +14,7 @@ from azul import i18n
 from azul.pavilion import data
 from azul.pavilion.state import ACQUIRE, BONUS_PICK, OVER, PLAY, PavilionState
 from azul.pavilion.svgboard import HEIGHT, WIDTH, Look, draw_board
-from azul.pavilion.svgpieces import FILL, INK, MUTED, TEXT, defs, num, text, tile
+from azul.pavilion.svgpieces import FILL, INK, MUTED, TEXT, TEXT_DEFAULTS, defs, num, text, tile
 from azul.pavilion.svgtable import (
     bag_and_tower,
     centre,
@@ -101,7 +101,7 @@ def render_svg(
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {num(height)}" '
         f'width="100%" font-family="Segoe UI, Helvetica, Arial, sans-serif" '
-        f'class="pavilion {layout}">'
+        f'class="pavilion {layout}" {TEXT_DEFAULTS}>'
         f"<title>{escape(title)}</title>"
         + defs(patterns)
         + f'<rect width="{width}" height="{num(height)}" fill="#efe3cc"/>'
@@ -173,7 +173,7 @@ def _scoring(state: PavilionState, x: float, y: float, w: float, h: float, look:
     tr = look.tr
     thick = 26
     ix, iy = x + thick + 16, y + thick + 10
-    out = [panel(x, y, w, h), score_track(state, track_loop(x, y, w, h, 22, thick), look)]
+    out = [panel(x, y, w, h), score_track(state, track_loop(x, y, w, h, 22, thick), 12, look)]
     out.append(text(ix, iy + 14, tr("rounds"), 14, MUTED, "start", "700"))
     out.append(round_track(state, ix, iy + 20, 54, look))
     sy = iy + 112
@@ -213,7 +213,7 @@ def _tall(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tupl
     out.append(panel(m, y, width - 2 * m, 178))
     out.append(text(m + 10, y + 20, tr("rounds"), 13, MUTED, "start", "700"))
     out.append(round_track(state, m + 10 + (width - 2 * m - 20 - 6 * 56) / 2, y + 24, 56, look))
-    out.append(score_track(state, track_rows(m + 10, y + 96, width - 2 * m - 20, 4, 2), look))
+    out.append(score_track(state, track_rows(m + 10, y + 96, width - 2 * m - 20, 4, 2), 10, look))
     y += 178 + 12
     # factories (small plates once they are all empty) and the centre
     n = state.game.factories

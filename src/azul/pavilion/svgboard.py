@@ -126,7 +126,10 @@ def _header(state: PavilionState, p: int, x: float, y: float, u: float, look: Lo
     ]
     right = x + (WIDTH - 0.35) * u
     chips = []
-    if state.passed >> p & 1:
+    if state.is_terminal():
+        if p in state.winners():
+            chips.append((tr("winner"), GOLD))
+    elif state.passed >> p & 1:
         chips.append((tr("passed"), MUTED))
     elif state.current_player() == p:
         chips.append((tr("to play"), HIGHLIGHT))
@@ -343,7 +346,7 @@ def _rack(state: PavilionState, p: int, x: float, y: float, u: float, look: Look
         words = look.ntr("take {n} bonus tile", "take {n} bonus tiles", state.owed).format(
             n=state.owed
         )
-        out.append(text(x + (WIDTH - 0.3) * u, top + 0.8 * u, words, size, HIGHLIGHT, "end", "700"))
+        out.append(text(x + (WIDTH - 0.3) * u, y + 0.6 * u, words, size, HIGHLIGHT, "end", "700"))
     return out
 
 

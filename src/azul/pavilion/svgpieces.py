@@ -27,6 +27,9 @@ HIGHLIGHT = "#e8590c"  # the player to move
 MARKERS = (("#262626", "#fff"), ("#f7f7f2", "#111"), ("#8d5a3b", "#fff"), ("#4f6d7a", "#fff"))
 
 
+TEXT_DEFAULTS = 'font-weight="700" text-anchor="middle"'  # set on the <svg>, inherited
+
+
 def num(v: float) -> str:
     """A coordinate, short."""
     return f"{v:.1f}".removesuffix(".0")
@@ -81,7 +84,7 @@ def letter(x: float, y: float, size: float, c: int, patterns: bool, text: str = 
     )
     return (
         f'<text x="{num(x)}" y="{num(y + size * 0.36)}" font-size="{num(size)}" '
-        f'font-weight="700" text-anchor="middle" fill="{INK[c]}"{halo}>'
+        f'fill="{INK[c]}"{halo}>'
         f"{text or data.COLOR_LETTERS[c]}</text>"
     )
 
@@ -146,10 +149,14 @@ def text(
     anchor: str = "start",
     weight: str = "400",
 ) -> str:
-    """A line of text with its baseline at ``y``."""
+    """A line of text with its baseline at ``y`` (the drawing's texts are bold and centred
+    unless told otherwise: see ``TEXT_DEFAULTS``)."""
+    extra = (f' text-anchor="{anchor}"' if anchor != "middle" else "") + (
+        f' font-weight="{weight}"' if weight != "700" else ""
+    )
     return (
-        f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" fill="{fill}" '
-        f'text-anchor="{anchor}" font-weight="{weight}">{escape(words)}</text>'
+        f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" fill="{fill}"{extra}>'
+        f"{escape(words)}</text>"
     )
 
 
@@ -159,5 +166,5 @@ def badge(x: float, y: float, r: float, words: str, fill: str = TEXT, ink: str =
         f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(r)}" fill="{fill}" stroke="#fff" '
         f'stroke-width="{num(r * 0.18)}"/>'
         f'<text x="{num(x)}" y="{num(y + r * 0.42)}" font-size="{num(r * 1.2)}" '
-        f'text-anchor="middle" font-weight="700" fill="{ink}">{escape(words)}</text>'
+        f'fill="{ink}">{escape(words)}</text>'
     )

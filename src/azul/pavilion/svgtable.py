@@ -226,9 +226,9 @@ def track_rows(x: float, y: float, w: float, rows: int, gap: float) -> list[tupl
     return [(x + (i % per) * cw, y + (i // per) * (cw + gap), cw, cw, 1, 0) for i in range(TRACK)]
 
 
-def score_track(state: PavilionState, cells: list[tuple], look: Look) -> str:
-    """The score track with a marker per seat; a marker beyond 80 starts a new lap and says
-    +80 (rules 1.1: point tokens)."""
+def score_track(state: PavilionState, cells: list[tuple], r: float, look: Look) -> str:
+    """The score track with a marker of radius ``r`` per seat; a marker beyond 80 starts a new
+    lap and says +80 (rules 1.1: point tokens)."""
     ntr = look.ntr
     out = ['<g class="score-track">']
     edge = mix(WOOD, PAPER, 0.5)
@@ -258,7 +258,6 @@ def score_track(state: PavilionState, cells: list[tuple], look: Look) -> str:
         at.setdefault(max(0, score - 1) % TRACK, []).append(p)
     for i, seats in at.items():
         cx, cy, cw, ch, ix, iy = cells[i]
-        r = min(cw, ch) * 0.55
         for k, p in enumerate(seats):  # markers on one space stack inwards
             mx = cx + cw / 2 + ix * k * r * 1.5
             my = cy + ch / 2 + iy * k * r * 1.5
