@@ -197,7 +197,7 @@ def test_ornaments_on_side_a_and_the_window_count_on_side_b():
     root = ET.fromstring(a.to_svg())
     ornaments = root.findall(f".//{NS}g[@class='ornament']")
     assert len(ornaments) == 2 * 4
-    assert "3 of 4 frames filled, 6 points" in ornaments[0].find(f"{NS}title").text
+    assert "frames filled 3/4, worth 6" in ornaments[0].find(f"{NS}title").text
     done = {1: None, 2: None}
     b = load(
         side="B", players=[player(done, windows={1: "PO", 2: "PP"}), player()], factories=["OY"]

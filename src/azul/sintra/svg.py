@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import math
 
+from azul.core.errors import OptionError
 from azul.core.svgkit import pattern_defs
 from azul.sintra.data import NUM_COLORS, ROUNDS
 from azul.sintra.state import KEEPING, SintraState
 from azul.sintra.svg_board import SIZES, board
-from azul.sintra.svg_parts import FILL, INK, Pen, text
+from azul.sintra.svg_parts import FILL, INK, Pen, fit, text
 from azul.sintra.svg_table import centre, factory, rounds, supply
 
 __all__ = ["FILL", "INK", "LAYOUTS", "render_svg"]
@@ -41,7 +42,7 @@ def render_svg(
     """The whole position as one SVG document, sized by its viewBox (the page sets its
     width); ``seat``'s board is drawn large; words are in ``lang``."""
     if layout not in LAYOUTS:
-        raise ValueError(f"layout: {layout!r} is not one of {', '.join(LAYOUTS)}")
+        raise OptionError(f"layout: {layout!r} is not one of {', '.join(LAYOUTS)}")
     if seat is not None and not 0 <= seat < state.game.players:
         seat = None
     pen = Pen.of(state, patterns, lang)
@@ -49,7 +50,7 @@ def render_svg(
     title = pen.tr("Stained Glass of Sintra, round {round}", round=state.round)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height:.0f}" '
-        f'width="100%" font-family="DejaVu Sans, Verdana, sans-serif" role="img" '
+        f'width="100%" font-family="DejaVu Sans, Verdana, sans-serif" '
         f'class="sintra {layout}">',
         f"<title>{title}</title>",
     ]
@@ -93,10 +94,11 @@ def _title_bar(pen: Pen, width: float, tall: bool) -> tuple[list[str], float]:
             text(width - 16, 36, note, 15, "end", fill="#d6e2ec"),
         ]
         return out, TOP
+    status = _status(pen)
     out = [
         f'<rect width="{width}" height="{TOP + 46}" fill="#27445e"/>',
         text(14, 32, head, 22, "start", fill="#fff", weight="bold"),
-        text(14, 60, _status(pen), 18, "start", fill="#fff"),
+        text(14, 60, status, fit(status, width - 28, 18), "start", fill="#fff"),
         text(14, 86, note, 14, "start", fill="#d6e2ec"),
     ]
     return out, TOP + 46
@@ -147,8 +149,8 @@ def _wide_table(pen: Pen, x: float, y: float) -> tuple[list[str], float]:
     out += centre(pen, cx - 90, cy - 60, 3, 60)[0]
     below = y + RING + 12
     out += rounds(pen, x + 10, below, 46)
-    out.append(supply(pen, x + 10, below + 92))
-    return out, RING + 12 + 100
+    out.append(supply(pen, x + RING - 104, below))
+    return out, RING + 12 + 64
 
 
 def _wide(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
@@ -161,7 +163,7 @@ def _wide(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
     bottom = TOP + 12 + table_h
     others = _others(state, seat)
     if seat is None:
-        cols, scale = _grid(len(others), WIDE - 20 - x0, 940, side, 1.0)
+        cols, scale = _grid(len(others), WIDE - 20 - x0, 1000 - y0 - 20, side, 1.0)
         for k, p in enumerate(others):
             r, c = divmod(k, cols)
             x, y = x0 + c * (side[0] * scale + 20), y0 + r * (side[1] * scale + 20)
@@ -202,8 +204,8 @@ def _tall(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
     out += piles
     y += 26 + h + 10
     out += rounds(pen, 12, y, 52)
-    out.append(supply(pen, TALL - 12, y + 96, "end"))
-    y += 112
+    out.append(supply(pen, TALL - 112, y + 72))
+    y += 132
     if seat is not None:
         w, h = SIZES["below"]
         out.append(_place(pen, seat, "below", (TALL - w) / 2, y, 1.0))

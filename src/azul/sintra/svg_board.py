@@ -8,7 +8,7 @@ stands at the right (``track="side"``) or below the windows (``track="below"``, 
 
 from __future__ import annotations
 
-from html import escape
+from html import escape, unescape
 
 from azul.sintra.data import FRAMES, JOKER, NUM_COLORS, ORNAMENT_BONUS, SLOTS, SPACES
 from azul.sintra.state import KEEPING
@@ -20,6 +20,7 @@ from azul.sintra.svg_parts import (
     STONE,
     Pen,
     empty_space,
+    fit,
     glass,
     group,
     hit,
@@ -77,18 +78,18 @@ def _header(pen: Pen, p: int, w: float) -> list[str]:
     name = pen.ntr(
         "seat {seat}: {points} point", "seat {seat}: {points} points", points, seat=p, points=points
     )
-    out = [
-        f'<circle cx="24" cy="24" r="10" fill="{SEATS[p % len(SEATS)]}" stroke="{LEAD}"/>',
-        text(42, 31, name, 21, "start", weight="bold"),
-    ]
-    x = w - 16
+    out = [f'<circle cx="24" cy="24" r="10" fill="{SEATS[p % len(SEATS)]}" stroke="{LEAD}"/>']
+    x = w - 14
     if state.current_player() == p:
-        words = pen.tr("to move")
-        out.append(text(x, 31, "\u25b6 " + words, 18, "end", fill="#8a5a00", weight="bold"))
-        x -= 36 + 11.5 * len(words)
+        words = "\u25b6 " + pen.tr("to move")
+        size = fit(words, 130, 18, True)
+        out.append(text(x, 31, words, size, "end", fill="#8a5a00", weight="bold"))
+        x -= 0.64 * size * len(unescape(words)) + 10
     if state.tile == p:
         title = pen.tr("starting player tile")
         out.append(f"<g><title>{title}</title>{first_tile(x - 30, 8, 30)}</g>")
+        x -= 40
+    out.append(text(42, 31, name, fit(name, x - 48, 21, True), "start", weight="bold"))
     return out
 
 
@@ -98,7 +99,7 @@ def _strip(pen: Pen, p: int, slot: int) -> list[str]:
     state = pen.state
     x = column(slot)
     i = p * SLOTS + slot
-    out = [text(x + P / 2, GLAZ_Y + 45, str(slot + 1), 15, fill="#6b5a3e", weight="bold")]
+    out = [text(x + P / 2, GLAZ_Y + 15, str(slot + 1), 15, fill="#6b5a3e", weight="bold")]
     present = state.strips[i] >= 0
     if present:
         out.append(
@@ -145,12 +146,13 @@ def _glazier(pen: Pen, p: int) -> list[str]:
     state = pen.state
     slot = state.glazier[p]
     x = column(slot) + P / 2
-    y = GLAZ_Y + 4
+    y = GLAZ_Y
     color = SEATS[p % len(SEATS)]
     pawn = (
-        f'<polygon class="glazier" points="{x - 11},{y + 30} {x + 11},{y + 30} {x + 5},{y + 12} '
-        f'{x - 5},{y + 12}" fill="{color}" stroke="{LEAD}" stroke-width="1.5"/>'
-        f'<circle cx="{x}" cy="{y + 8}" r="7" fill="{color}" stroke="{LEAD}" stroke-width="1.5"/>'
+        f'<polygon class="glazier" points="{x - 11},{y + 48} {x + 11},{y + 48} {x + 5},{y + 31} '
+        f'{x - 5},{y + 31}" fill="{color}" stroke="{LEAD}" stroke-width="1.5"/>'
+        f'<circle cx="{x}" cy="{y + 26}" r="6.5" fill="{color}" stroke="{LEAD}" '
+        f'stroke-width="1.5"/>'
     )
     title = pen.tr("glazier above strip {strip}", strip=slot + 1)
     attrs = {"seat": str(p), "glazier": "back"}
@@ -231,7 +233,7 @@ def _ornaments(pen: Pen, p: int) -> list[str]:
         points = ORNAMENT_BONUS[filled]
         fill = GOLD if filled == 4 else "#e9d79b"
         title = pen.tr(
-            "ornament: {filled} of 4 frames filled, {points} points ({scale})",
+            "ornament: frames filled {filled}/4, worth {points} ({scale})",
             filled=filled,
             points=points,
             scale=SCALE,
@@ -280,19 +282,28 @@ def _track(pen: Pen, p: int, where: str) -> str:
         icon = text(x0 + 4, y0 + 16, pen.tr("broken glass"), 15, "start", fill="#7b1d14")
         pitch = w / n
         boxes = [(x0 + k * pitch + 2, y0 + 22, pitch - 4, 36) for k in range(n)]
+    seat = SEATS[p % len(SEATS)]
     for k, (bx, by, bw, bh) in enumerate(boxes):
         last = k == n - 1
+        here = k == state.track[p]
         spaces.append(
             f'<rect class="glass-space" x="{bx:.1f}" y="{by:.1f}" width="{bw:.1f}" '
             f'height="{bh:.1f}" rx="5" fill="{"#f2c9c2" if last else "#f8f3ea"}" '
             f'stroke="{"#a33" if last else "#a89a80"}" stroke-width="1.5"/>'
-            + text(bx + bw - 6, by + bh / 2 + 6, str(values[k]), 16, "end", fill="#7b1d14")
         )
-    bx, by, bw, bh = boxes[state.track[p]]
-    spaces.append(
-        f'<circle class="glass-marker" cx="{bx + 13:.1f}" cy="{by + bh / 2:.1f}" r="10" '
-        f'fill="{SEATS[p % len(SEATS)]}" stroke="#fff" stroke-width="2"/>'
-    )
+        # the marker: at the left of a tall space; behind the value of a narrow one
+        mx = bx + 13 if where == "side" else bx + bw / 2
+        if here:
+            spaces.append(
+                f'<circle class="glass-marker" cx="{mx:.1f}" cy="{by + bh / 2:.1f}" '
+                f'r="{10 if where == "side" else 16}" fill="{seat}" stroke="#fff" '
+                f'stroke-width="2"/>'
+            )
+        if where == "side":
+            spaces.append(text(bx + bw - 6, by + bh / 2 + 6, str(values[k]), 16, "end", "#7b1d14"))
+        else:
+            ink, weight = ("#fff", "bold") if here else ("#7b1d14", "normal")
+            spaces.append(text(mx, by + bh / 2 + 6, str(values[k]), 16, fill=ink, weight=weight))
     points = values[state.track[p]]
     title = pen.tr("broken glass {points}", points=points)
     if state.lost[p]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 
 from azul import i18n
 from azul.sintra.state import SintraState
@@ -87,6 +87,13 @@ def text(
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.0f}" text-anchor="{anchor}" '
         f'fill="{fill}"{bold}{extra}>{words}</text>'
     )
+
+
+def fit(words: str, width: float, size: float, bold: bool = False) -> float:
+    """The font size, at most ``size``, at which escaped ``words`` fit in ``width`` (an
+    estimate from the average glyph width of sans-serif fonts)."""
+    em = 0.64 if bold else 0.58
+    return min(size, width / max(1, len(unescape(words))) / em)
 
 
 def glass(x: float, y: float, s: float, c: int, pen: Pen) -> str:

@@ -75,8 +75,7 @@ def centre(pen: Pen, x: float, y: float, cols: int, cell: float) -> tuple[list[s
         title = pen.tr("starting player tile")
         items.append(f'<g class="first-tile"><title>{title}</title>{first_tile(cx, cy, s)}</g>')
     if not items:
-        words = pen.tr("centre") + ": \u2014"
-        items.append(text(x + 4, y + cell / 2, words, 16, "start", fill="#8a7a5c"))
+        items.append(text(x + 4, y + cell / 2, "\u2014", 18, "start", fill="#8a7a5c"))
     rows = max(1, math.ceil(len(items) / cols))
     return items, rows * cell
 
@@ -122,8 +121,21 @@ def rounds(pen: Pen, x: float, y: float, pitch: float) -> list[str]:
     return out
 
 
-def supply(pen: Pen, x: float, y: float, anchor: str = "start") -> str:
-    """The bag and the glass tower, counted."""
+def supply(pen: Pen, x: float, y: float) -> str:
+    """The bag and the glass tower with their counts, 100 x 48 from (x, y)."""
     state = pen.state
-    words = pen.tr("bag {bag}, tower {tower}", bag=sum(state.bag), tower=sum(state.tower))
-    return text(x, y, words, 16, anchor, fill="#5c4416")
+    title = pen.tr("bag {bag}, tower {tower}", bag=sum(state.bag), tower=sum(state.tower))
+    bag = (
+        f'<rect x="{x + 15}" y="{y + 2}" width="14" height="9" rx="3" fill="#8a6634"/>'
+        f'<path d="M{x + 5},{y + 44} Q{x},{y + 16} {x + 16},{y + 11} H{x + 28} '
+        f'Q{x + 44},{y + 16} {x + 39},{y + 44} Z" fill="#b08850" stroke="{LEAD}" '
+        f'stroke-width="1.5"/>'
+        + text(x + 22, y + 36, str(sum(state.bag)), 16, fill="#fff", weight="bold")
+    )
+    tx = x + 56
+    tower = (
+        f'<path d="M{tx + 4},{y + 46} V{y + 6} h7 v5 h7 v-5 h8 v5 h7 v-5 h7 V{y + 46} Z" '
+        f'fill="#9fb4bd" stroke="{LEAD}" stroke-width="1.5"/>'
+        + text(tx + 20, y + 36, str(sum(state.tower)), 16, fill=LEAD, weight="bold")
+    )
+    return f'<g class="supply"><title>{title}</title>{bag}{tower}</g>'
