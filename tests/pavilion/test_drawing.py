@@ -386,3 +386,12 @@ def test_words_of_the_drawing_are_translated():
     assert "pilier" in fr and "pilar" in pt
     for svg in (fr, pt):
         assert ">pass<" not in svg and ">hand<" not in svg and ">supply<" not in svg
+
+
+def test_draws_have_no_targets_and_are_named_by_their_notation():
+    s = azul.load_game("pavilion", explicit_chance=True).new_initial_state(1)
+    assert s.is_chance_node()
+    a = s.legal_actions()[0]
+    assert s.action_targets(a) == [] and s.action_marks(a) == [] and s.action_details(a) == {}
+    assert str(s.describe_action(a)) == s.action_to_string(a)
+    parse(s.to_svg(layout="tall"))  # a drawing while tiles are being drawn

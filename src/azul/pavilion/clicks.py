@@ -28,7 +28,9 @@ def _letters(counts: list[int] | tuple[int, ...]) -> dict[str, int]:
 
 
 def action_targets(state: PavilionState, action: int) -> list[dict[str, str]]:
-    """The elements a person clicks, in order, to choose ``action``."""
+    """The elements a person clicks, in order, to choose ``action`` (none for a draw)."""
+    if state.deals:
+        return []
     kind, x, y, _ = state.game.actions.decode[action]
     seat = str(state.player)
     if kind == TAKE:
@@ -46,6 +48,8 @@ def action_targets(state: PavilionState, action: int) -> list[dict[str, str]]:
 def action_details(state: PavilionState, action: int) -> dict[str, Any]:
     """What sets ``action`` apart from the legal actions with the same targets: the tiles a
     placement pays, or the tiles a pass keeps."""
+    if state.deals:
+        return {}
     kind, x, y, k = state.game.actions.decode[action]
     if kind == PLACE:
         n = state.game.board.cost[x]
@@ -72,6 +76,8 @@ def action_marks(state: PavilionState, action: int) -> list[dict[str, str]]:
     """Where the pieces of ``action`` lie once it is played, as elements of the drawing after
     it: the hand colours a take or a bonus pick fills (and the start player token a first take
     from the centre brings), the space a placement covers, the corner spaces of a pass."""
+    if state.deals:
+        return []
     kind, x, y, _ = state.game.actions.decode[action]
     seat = str(state.player)
     if kind == TAKE:

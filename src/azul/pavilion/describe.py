@@ -62,7 +62,9 @@ def _lost(state: PavilionState, n: int) -> int:
 
 
 def describe_action(state: PavilionState, action: int) -> Message:
-    """``action`` of the player to move, in words."""
+    """``action`` of the player to move, in words (a draw: its notation)."""
+    if state.deals:
+        return Message("{move}", move=state.action_to_string(action))
     kind, x, y, k = state.game.actions.decode[action]
     if kind == TAKE:
         return _take(state, x, y)

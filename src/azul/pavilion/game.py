@@ -184,6 +184,8 @@ class PavilionGame(Game):
     def action_preview(self, state: PavilionState, action: int) -> dict[str, int]:
         """Points (on a copy of the state), and the bonus tiles a placement earns or the tiles
         a pass sends to the tower."""
+        if state.is_chance_node():
+            return super().action_preview(state, action)
         from azul.pavilion.clicks import action_preview
 
         points = super().action_preview(state, action)["points"]

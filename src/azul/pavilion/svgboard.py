@@ -143,24 +143,21 @@ def _header(state: PavilionState, p: int, x: float, y: float, u: float, look: Lo
         right -= w + 0.25 * u
     if state.token == p:
         s = 0.8 * u
-        out.append(
-            group(
-                {"seat": str(p), "token": "1"},
-                "",
-                tr("start player token"),
-                _token(right - s, base - size * 0.36 - s / 2, s),
-            )
-        )
+        out.append(token({"seat": str(p)}, right - s, base - size * 0.36 - s / 2, s, tr))
     return "".join(out)
 
 
-def _token(x: float, y: float, s: float) -> str:
-    """The start player token: a white tile with a 1 and a gold edge."""
-    return (
+def token(attrs: dict[str, str], x: float, y: float, s: float, tr) -> str:
+    """The start player token, a white tile with a 1 and a gold edge, as a group carrying
+    ``attrs`` and ``token="1"``."""
+    pad = 0.12 * s
+    hit = hit_path(rect_path([(x - pad, y - pad, s + 2 * pad, s + 2 * pad)], pad * 2))
+    body = (
         f'<rect x="{num(x)}" y="{num(y)}" width="{num(s)}" height="{num(s)}" rx="{num(s * 0.2)}" '
         f'fill="#fffdf7" stroke="{GOLD}" stroke-width="{num(max(1.5, s * 0.1))}"/>'
         + text(x + s / 2, y + s * 0.72, "1", s * 0.6, TEXT, "middle", "700")
     )
+    return group({**attrs, "token": "1"}, hit, tr("start player token"), body, "token")
 
 
 def _star(

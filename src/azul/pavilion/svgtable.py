@@ -9,7 +9,7 @@ from html import escape
 
 from azul.pavilion import data
 from azul.pavilion.state import PavilionState
-from azul.pavilion.svgboard import Look, _token, _wild_star
+from azul.pavilion.svgboard import Look, _wild_star, token
 from azul.pavilion.svgpieces import (
     HIGHLIGHT,
     MARKERS,
@@ -104,9 +104,7 @@ def centre(
         tx = cx + (k % per_row - in_row / 2) * pitch + (pitch - s) / 2
         ty = cy + (k // per_row - rows / 2) * pitch + (pitch - s) / 2
         if c < 0:
-            out.append(
-                group({"token": "1"}, "", tr("start player token"), _token(tx, ty, s), "token")
-            )
+            out.append(token({}, tx + s * 0.1, ty + s * 0.1, s * 0.8, tr))
             continue
         hit = hit_path(rect_path([(tx - pad, ty - pad, s + 2 * pad, s + 2 * pad)], pad))
         body = tile(tx, ty, s, c, look.patterns)
