@@ -218,6 +218,12 @@ def _star(
                 star=star_word, space=pos, cost=cost[sp]
             )
             out.append(group(attrs, hit, title, body, "space empty"))
+    if look.patterns and home is not None:  # the star's colour, for those who cannot see it
+        out.append(
+            f'<circle cx="{num(sx)}" cy="{num(sy)}" r="{num(0.26 * u)}" fill="{FILL[home]}" '
+            f'stroke="#fff" stroke-width="{num(0.04 * u)}"/>'
+            + letter(sx, sy, 0.32 * u, home, False)
+        )
     return out
 
 
@@ -235,17 +241,11 @@ def _structures(
         done = all(filled >> sp & 1 for sp in spaces)
         x, y = structure_center(cx, cy, kind, star, u)
         r = 0.34 * u
-        fill, stroke, ink = (
-            (GOLD, mix(GOLD, "#000000", 0.35), "#fff")
-            if done
-            else (
-                "#fffaf0",
-                MUTED,
-                MUTED,
-            )
-        )
-        dash = "" if done else f' stroke-dasharray="{num(r * 0.35)} {num(r * 0.25)}"'
-        style = f'fill="{fill}" stroke="{stroke}" stroke-width="{num(0.05 * u)}"{dash}'
+        if done:
+            fill, stroke, ink = GOLD, mix(GOLD, "#000000", 0.35), "#fff"
+        else:
+            fill, stroke, ink = "#fffaf0", mix(WOOD, PAPER, 0.35), MUTED
+        style = f'fill="{fill}" stroke="{stroke}" stroke-width="{num(0.05 * u)}"'
         if kind == "pillar":
             shape = f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(r)}" {style}/>'
         elif kind == "statue":
