@@ -218,14 +218,15 @@ def scale_of(element, parents):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_phone_tap_targets_are_44_px_at_390_px(players):
+def test_phone_tap_targets_are_44_px_even_at_360_px(players):
+    # 44 px when the drawing is 390 px wide, with room for a page's padding down to 360 px
     for state in positions(players, "A", False, seed=players, every=5):
         if state.is_terminal():
             continue
         svg = state.to_svg(seat=state.current_player(), layout="tall")
         root = ET.fromstring(svg)
         width = float(root.get("viewBox").split()[2])
-        least = 44 / 390 * width
+        least = 44 / 360 * width
         parents = {child: parent for parent in root.iter() for child in parent}
         found = groups(svg)
         for a in state.legal_actions():
@@ -247,7 +248,7 @@ def test_the_drawing_is_sized_by_its_view_box(layout):
         if layout == "wide":
             assert 1.5 <= w / h <= 2.6, (w, h)
         else:
-            assert w == 440 and h > w
+            assert w <= 440 and h > w
 
 
 def test_preview_of_a_move_that_breaks_pieces_agrees_with_the_rules():

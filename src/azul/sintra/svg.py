@@ -2,8 +2,9 @@
 tower) and every palace board, the viewer's large.
 
 ``layout="wide"`` fills a screen wider than tall: the table at the left, the viewer's board
-next to it, the others smaller at the right. ``layout="tall"`` is one column for a phone, 440
-units wide, where every clickable element is at least 50 units (44 px at 390 px) across.
+next to it, the others smaller at the right. ``layout="tall"`` is one column for a phone, 408
+units wide, where every clickable element is at least 50 units across (44 px while the
+drawing is at least 360 px wide).
 
 Clickable elements are groups with ``data-`` attributes (see ``azul.sintra.targets``): a
 factory's or the centre's pieces of one colour (``data-source``, ``data-color``), a strip
@@ -27,7 +28,7 @@ __all__ = ["FILL", "INK", "LAYOUTS", "render_svg"]
 
 LAYOUTS = ("wide", "tall")
 WIDE = 1600
-TALL = 440
+TALL = SIZES["below"][0]  # 408: the phone's board spans the width
 TOP = 56  # the title bar
 RING = 480  # the table's square on wide screens
 
@@ -88,9 +89,11 @@ def _title_bar(pen: Pen, width: float, tall: bool) -> tuple[list[str], float]:
     head = pen.tr("Round {round} of {rounds}", round=min(state.round, ROUNDS), rounds=ROUNDS)
     note = pen.tr("printed values provisional") if state.game.components.provisional else ""
     if not tall:
+        line = f"{head} \u00b7 {_status(pen)}"
+        room = width - 48 - 0.58 * 15 * len(note)
         out = [
             f'<rect width="{width}" height="{TOP}" fill="#27445e"/>',
-            text(16, 37, f"{head} \u00b7 {_status(pen)}", 24, "start", fill="#fff", weight="bold"),
+            text(16, 37, line, fit(line, room, 24, True), "start", fill="#fff", weight="bold"),
             text(width - 16, 36, note, 15, "end", fill="#d6e2ec"),
         ]
         return out, TOP
@@ -200,10 +203,10 @@ def _tall(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
         out += factory(pen, f, cell * (c + 0.5), y + cell * (r + 0.5), 50)
     y += cell * math.ceil(n / 3) + 6
     out.append(text(12, y + 18, pen.tr("centre"), 17, "start", fill="#5c4416", weight="bold"))
-    piles, h = centre(pen, 12, y + 26, 6, 68)
+    piles, h = centre(pen, 12, y + 26, 6, 64)
     out += piles
     y += 26 + h + 10
-    out += rounds(pen, 12, y, 52)
+    out += rounds(pen, 12, y, 48)
     out.append(supply(pen, TALL - 112, y + 72))
     y += 132
     if seat is not None:

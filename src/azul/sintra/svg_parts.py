@@ -129,6 +129,15 @@ def glass(x: float, y: float, s: float, c: int, pen: Pen) -> str:
     return "".join(out)
 
 
+def first_tile(x: float, y: float, s: float) -> str:
+    """The starting-player tile: a dark tile with a gold 1."""
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{s:.1f}" height="{s:.1f}" rx="{s * 0.18:.1f}" '
+        f'fill="#27445e" stroke="{GOLD}" stroke-width="2.5"/>'
+        + text(x + s / 2, y + s * 0.72, "1", s * 0.62, fill="#f5d77a", weight="bold")
+    )
+
+
 def empty_space(x: float, y: float, s: float, c: int, pen: Pen) -> str:
     """An empty pattern space of colour ``c`` (JOKER: grey with a star): its colour faint and
     its letter in lower case."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from azul.sintra.data import NUM_COLORS, ROUNDS
-from azul.sintra.svg_parts import GOLD, LEAD, Pen, glass, group, hit, text
+from azul.sintra.svg_parts import GOLD, LEAD, Pen, first_tile, glass, group, hit, text
 
 NC = NUM_COLORS
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
@@ -19,7 +19,7 @@ def factory(
     """Factory ``f`` centred on (cx, cy); its pieces 2 by 2, ``pitch`` apart, each the
     clickable group of its colour; its number on the rim at angle ``badge``."""
     state = pen.state
-    r = pitch * 1.34
+    r = pitch * 1.3
     counts = state.sources[f * NC : (f + 1) * NC]
     empty = not any(counts)
     out = [
@@ -78,15 +78,6 @@ def centre(pen: Pen, x: float, y: float, cols: int, cell: float) -> tuple[list[s
         items.append(text(x + 4, y + cell / 2, "\u2014", 18, "start", fill="#8a7a5c"))
     rows = max(1, math.ceil(len(items) / cols))
     return items, rows * cell
-
-
-def first_tile(x: float, y: float, s: float) -> str:
-    """The starting-player tile: a dark tile with a gold 1."""
-    return (
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="{s:.1f}" height="{s:.1f}" rx="{s * 0.18:.1f}" '
-        f'fill="#27445e" stroke="{GOLD}" stroke-width="2.5"/>'
-        + text(x + s / 2, y + s * 0.72, "1", s * 0.62, fill="#f5d77a", weight="bold")
-    )
 
 
 def rounds(pen: Pen, x: float, y: float, pitch: float) -> list[str]:
