@@ -222,7 +222,7 @@ def _star(
         out.append(
             f'<circle cx="{num(sx)}" cy="{num(sy)}" r="{num(0.26 * u)}" fill="{FILL[home]}" '
             f'stroke="#fff" stroke-width="{num(0.04 * u)}"/>'
-            + letter(sx, sy, 0.32 * u, home, False)
+            + letter(sx, sy, 0.32 * u, home, True)
         )
     return out
 
