@@ -341,6 +341,10 @@ def test_sizes_come_from_the_page_and_the_layouts_fit_their_screens():
             if g.get("class") == "board"
         }
         assert boards["2"] > max(w for seat, w in boards.items() if seat != "2")
+    with pytest.raises(azul.OptionError):
+        s.to_svg(layout="phone")
+    with pytest.raises(azul.OptionError):
+        s.to_svg(seat=4)
     spectator = parse(s.to_svg())
     widths = {
         float(g.find(f"{NS}rect").get("width"))

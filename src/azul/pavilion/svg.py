@@ -11,8 +11,9 @@ from __future__ import annotations
 from html import escape
 
 from azul import i18n
+from azul.core.errors import OptionError
 from azul.pavilion import data
-from azul.pavilion.state import ACQUIRE, BONUS_PICK, OVER, PLAY, PavilionState
+from azul.pavilion.state import ACQUIRE, BONUS_PICK, PLAY, PavilionState
 from azul.pavilion.svgboard import HEIGHT, WIDTH, Look, draw_board
 from azul.pavilion.svgpieces import FILL, INK, MUTED, TEXT, TEXT_DEFAULTS, defs, num, text, tile
 from azul.pavilion.svgtable import (
@@ -51,7 +52,6 @@ def status(state: PavilionState, tr, ntr) -> str:
             "seat {seat} takes {n} bonus tiles from the supply",
             state.owed,
         ).format(seat=p, n=state.owed)
-    assert state.kind == OVER
     return tr("game over")
 
 
@@ -88,12 +88,12 @@ def render_svg(
     board is drawn large (None: every board alike, for a spectator); ``layout`` is "wide" for
     a screen wider than tall, "tall" for a phone (one column; taps of at least 44 px)."""
     if layout not in LAYOUTS:
-        raise ValueError(f"layout {layout!r}: expected one of {', '.join(LAYOUTS)}")
+        raise OptionError(f"layout {layout!r}: expected one of {', '.join(LAYOUTS)}")
     tr = i18n.in_language(lang) if lang else i18n._
     ntr = i18n.ngettext_in(lang) if lang else i18n.ngettext
     players = state.game.players
     if seat is not None and not 0 <= seat < players:
-        raise ValueError(f"seat {seat}: there are seats 0..{players - 1}")
+        raise OptionError(f"seat {seat}: there are seats 0..{players - 1}")
     tall = layout == "tall"
     look = Look(tr, ntr, patterns, TAP if tall else 0.0)
     body, (width, height) = (_tall if tall else _wide)(state, seat, look)
@@ -234,22 +234,29 @@ def _tall(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tupl
     out.append(supply(state, m + 8, y + 22, 40, 52, 5, look))
     out.append(bag_and_tower(state, m + 8 + 5 * 52 + 12, y + 30, 40, look))
     y += 22 + 2 * 52 + 12
-    # the boards
+    boards, y = _tall_boards(state, seat, y, look)
+    return "".join(out) + boards, (width, y + m)
+
+
+def _tall_boards(state: PavilionState, seat: int | None, y: float, look: Look) -> tuple[str, float]:
+    """The viewer's board across the phone, the others two to a row; or, for a spectator,
+    every board alike. Returns them and where they end."""
+    m, width = 6, TALL_WIDTH
     order = _order(state, seat)
-    if seat is not None:
-        u = (width - 2 * m) / WIDTH
-        out.append(draw_board(state, seat, m, y, u, look))
-        y += HEIGHT * u + 14
-        others = order[1:]
-        u = (width - 2 * m - 8) / 2 / WIDTH
-        small = Look(look.tr, look.ntr, look.patterns)
-        for k, p in enumerate(others):
-            bx = m + (k % 2) * (WIDTH * u + 8)
-            out.append(draw_board(state, p, bx, y + (k // 2) * (HEIGHT * u + 10), u, small))
-        y += ((len(others) + 1) // 2) * (HEIGHT * u + 10)
-    else:
+    out = []
+    if seat is None:
         u = (width - 2 * m) * 0.8 / WIDTH
         for p in order:
             out.append(draw_board(state, p, (width - WIDTH * u) / 2, y, u, look))
             y += HEIGHT * u + 12
-    return "".join(out), (width, y + m)
+        return "".join(out), y
+    u = (width - 2 * m) / WIDTH
+    out.append(draw_board(state, seat, m, y, u, look))
+    y += HEIGHT * u + 14
+    others = order[1:]
+    u = (width - 2 * m - 8) / 2 / WIDTH
+    small = Look(look.tr, look.ntr, look.patterns)  # nothing to tap on the others' boards
+    for k, p in enumerate(others):
+        bx = m + (k % 2) * (WIDTH * u + 8)
+        out.append(draw_board(state, p, bx, y + (k // 2) * (HEIGHT * u + 10), u, small))
+    return "".join(out), y + ((len(others) + 1) // 2) * (HEIGHT * u + 10)

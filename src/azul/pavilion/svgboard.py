@@ -9,6 +9,7 @@ Sizes are in ``u``, the side of a diamond space; a board is ``WIDTH * u`` wide a
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
@@ -57,8 +58,8 @@ class Look:
     """How a board is drawn: its words (``tr``, ``ntr``), colour-blind patterns, and the
     smallest hit shape in drawing units (0: no minimum)."""
 
-    tr: object
-    ntr: object
+    tr: Callable[[str], str]
+    ntr: Callable[[str, str, int], str]
     patterns: bool
     min_hit: float = 0.0
 
@@ -141,7 +142,7 @@ def _header(state: PavilionState, p: int, x: float, y: float, u: float, look: Lo
             + text(right - w / 2, base, words, size * 0.8, "#fff", "middle", "700")
         )
         right -= w + 0.25 * u
-    if state.token == p:
+    if state.token == p and not state.is_terminal():
         s = 0.8 * u
         out.append(token({"seat": str(p)}, right - s, base - size * 0.36 - s / 2, s, tr))
     return "".join(out)
@@ -221,8 +222,7 @@ def _star(
     if look.patterns and home is not None:  # the star's colour, for those who cannot see it
         out.append(
             f'<circle cx="{num(sx)}" cy="{num(sy)}" r="{num(0.26 * u)}" fill="{FILL[home]}" '
-            f'stroke="#fff" stroke-width="{num(0.04 * u)}"/>'
-            + letter(sx, sy, 0.32 * u, home, True)
+            f'stroke="#fff" stroke-width="{num(0.04 * u)}"/>' + letter(sx, sy, 0.32 * u, home, True)
         )
     return out
 
