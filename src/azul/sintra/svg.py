@@ -167,6 +167,7 @@ def _wide(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
     others = _others(state, seat)
     if seat is None:
         cols, scale = _grid(len(others), WIDE - 20 - x0, 1000 - y0 - 20, side, 1.0)
+        x0 += (WIDE - 20 - x0 - cols * side[0] * scale - (cols - 1) * 20) / 2  # centred
         for k, p in enumerate(others):
             r, c = divmod(k, cols)
             x, y = x0 + c * (side[0] * scale + 20), y0 + r * (side[1] * scale + 20)
