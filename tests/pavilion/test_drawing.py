@@ -18,7 +18,7 @@ from azul.pavilion.svgpieces import FILL, INK
 from tests.pavilion.helpers import board, load
 
 NS = "{http://www.w3.org/2000/svg}"
-TAP = 44 / 390  # of the viewBox width, on a phone
+TAP = 44 / 360  # of the viewBox width: 44 CSS px on a phone down to 360 px wide
 
 
 def parse(svg: str) -> ET.Element:
@@ -303,7 +303,7 @@ def _box(shape: ET.Element) -> list[tuple[float, float, float, float]]:
 @pytest.mark.parametrize(
     "players,side,seed", [(2, "coloured", 7), (4, "grey", 8), (3, "coloured", 9)]
 )
-def test_tall_layout_taps_are_44_px_on_a_390_px_phone(players, side, seed):
+def test_tall_layout_taps_are_44_px_on_a_360_px_phone(players, side, seed):
     seen = set()
     for state in positions(players, side, seed, every=3):
         if state.is_terminal():
@@ -399,3 +399,37 @@ def test_draws_have_no_targets_and_are_named_by_their_notation():
     assert s.action_targets(a) == [] and s.action_marks(a) == [] and s.action_details(a) == {}
     assert str(s.describe_action(a)) == s.action_to_string(a)
     parse(s.to_svg(layout="tall"))  # a drawing while tiles are being drawn
+
+
+def _inside(shape: ET.Element, x: float, y: float) -> bool:
+    """Whether (x, y) lies in a hit shape: a convex polygon, or a path of rectangles."""
+    if shape.tag == f"{NS}polygon":
+        xy = [float(v) for v in re.split(r"[ ,]+", shape.get("points").strip())]
+        corners = list(zip(xy[::2], xy[1::2], strict=True))
+        sides = [
+            (bx - ax) * (y - ay) - (by - ay) * (x - ax)
+            for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True)
+        ]
+        return all(s >= 0 for s in sides) or all(s <= 0 for s in sides)
+    return any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in _box(shape))
+
+
+@pytest.mark.parametrize("layout", ["wide", "tall"])
+def test_the_middle_of_every_target_is_its_own(layout):
+    """A click in the middle of a target's box (as a test robot clicks) reaches that target,
+    so a colour's tiles always lie in a rectangle."""
+    for players, side, seed in ((2, "coloured", 21), (4, "grey", 22)):
+        for state in positions(players, side, seed, every=4):
+            if state.is_terminal():
+                break
+            root = parse(state.to_svg(seat=state.current_player(), layout=layout))
+            found = groups(root)
+            targets = [t for a in state.legal_actions() for t in state.action_targets(a)]
+            mine = {id(g): g for t in targets for g in matching(found, t)}
+            for g in mine.values():
+                boxes = _box(g[0])
+                x = (min(b[0] for b in boxes) + max(b[2] for b in boxes)) / 2
+                y = (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2
+                assert _inside(g[0], x, y), g.attrib
+                others = [o for o in mine.values() if o is not g and _inside(o[0], x, y)]
+                assert not others, (g.attrib, [o.attrib for o in others])

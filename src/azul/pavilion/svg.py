@@ -34,7 +34,7 @@ __all__ = ["FILL", "INK", "LAYOUTS", "render_svg"]
 LAYOUTS = ("wide", "tall")
 WIDE = (1600, 900)  # the wide layout's viewBox
 TALL_WIDTH = 390  # the phone layout's viewBox width: one unit is one CSS pixel on a phone
-TAP = 44  # smallest tap target on a phone, in CSS pixels
+TAP = 48  # smallest tap target: 44 CSS pixels on a phone down to 360 pixels wide
 
 
 def status(state: PavilionState, tr, ntr) -> str:

@@ -32,8 +32,30 @@ TRACK = 80  # spaces on the score track (rules 1.6)
 PLATE = "#fffaf0"
 
 
-def _tiles(counts: list[int]) -> list[int]:
-    return [c for c in range(NC) for _ in range(counts[c])]
+def _tiles(counts: list[int], biggest_first: bool = False) -> list[int]:
+    """The colour of each tile, by colour or by the size of its colour's group."""
+    order = sorted(range(NC), key=lambda c: -counts[c]) if biggest_first else range(NC)
+    return [c for c in order for _ in range(counts[c])]
+
+
+def _runs(cells: list[int], boxes: list[tuple[float, float]]) -> list[tuple[int, list]]:
+    """The tiles as runs of one colour along a row, a run joined to the one above it when
+    both span the same columns: every run is a rectangle, so that its middle is its own."""
+    runs: list[tuple[int, list]] = []
+    for c, box in zip(cells, boxes, strict=False):
+        if runs and runs[-1][0] == c and runs[-1][1][-1][1] == box[1]:
+            runs[-1][1].append(box)
+        else:
+            runs.append((c, [box]))
+    merged: list[tuple[int, list]] = []
+    for c, run in runs:
+        if merged and merged[-1][0] == c:
+            above = merged[-1][1]
+            if {x for x, _ in above} == {x for x, _ in run}:
+                above.extend(run)
+                continue
+        merged.append((c, run))
+    return merged
 
 
 def _source_groups(
@@ -45,19 +67,18 @@ def _source_groups(
     look: Look,
     **fields: object,
 ) -> str:
-    """One clickable group per colour of a source whose tiles lie on ``boxes`` (top left
-    corners, in order), titled by the template ``title`` with its colour, count and
-    ``fields``."""
+    """The clickable groups of a source whose tiles lie on ``boxes`` (top left corners, in
+    order, row by row): a group per colour, or one per row when its tiles do not make a
+    rectangle; titled by the template ``title`` with the colour, its count and ``fields``."""
     tr = look.tr
     pad = max(0.1 * s, (look.min_hit - s) / 2)
     out = []
-    for c in sorted(set(cells)):
-        mine = [box for box, k in zip(boxes, cells, strict=False) if k == c]
-        hit = hit_path(
-            rect_path([(x - pad, y - pad, s + 2 * pad, s + 2 * pad) for x, y in mine], pad)
-        )
-        body = "".join(tile(x, y, s, c, look.patterns) for x, y in mine)
-        words = title.format(color=tr(data.COLORS[c]), count=len(mine), **fields)
+    for c, run in _runs(cells, boxes):
+        x0, y0 = min(x for x, _ in run) - pad, min(y for _, y in run) - pad
+        x1, y1 = max(x for x, _ in run) + s + pad, max(y for _, y in run) + s + pad
+        hit = hit_path(rect_path([(x0, y0, x1 - x0, y1 - y0)], pad))
+        body = "".join(tile(x, y, s, c, look.patterns) for x, y in run)
+        words = title.format(color=tr(data.COLORS[c]), count=cells.count(c), **fields)
         out.append(group({**attrs, "color": data.COLOR_LETTERS[c]}, hit, words, body, "tiles"))
     return "".join(out)
 
@@ -67,7 +88,7 @@ def factory(
 ) -> str:
     """Factory ``f`` as a round plate with up to 4 tiles in a square, centred at (cx, cy)."""
     counts = state.sources[f * NC : (f + 1) * NC]
-    cells = _tiles(counts)
+    cells = _tiles(counts, biggest_first=True)  # a pair fills a row, never a diagonal
     gap = s * 0.12
     boxes = [
         (cx - s - gap / 2 + (k % 2) * (s + gap), cy - s - gap / 2 + (k // 2) * (s + gap))
