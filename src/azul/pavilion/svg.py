@@ -43,13 +43,13 @@ def status(state: PavilionState, tr, ntr) -> str:
         return tr("drawing tiles from the bag")
     p = state.player
     if state.kind == ACQUIRE:
-        return tr("seat {seat} takes tiles from a factory or the centre").format(seat=p)
+        return tr("seat {seat} takes tiles").format(seat=p)
     if state.kind == PLAY:
         return tr("seat {seat} places a tile or passes").format(seat=p)
     if state.kind == BONUS_PICK:
         return ntr(
-            "seat {seat} takes {n} bonus tile from the supply",
-            "seat {seat} takes {n} bonus tiles from the supply",
+            "seat {seat} takes {n} bonus tile",
+            "seat {seat} takes {n} bonus tiles",
             state.owed,
         ).format(seat=p, n=state.owed)
     return tr("game over")
@@ -72,7 +72,7 @@ def _heading(state: PavilionState, x: float, y: float, size: float, look: Look) 
             w,
             look.patterns,
         )
-        + text(x, y + size * 2.1, status(state, tr, look.ntr), size * 0.68, TEXT)
+        + text(x, y + size * 2.05, status(state, tr, look.ntr), size * 0.72, TEXT)
     )
 
 
@@ -144,9 +144,10 @@ def _wide(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tupl
         big = min(600 / WIDTH, (height - 2 * m) / HEIGHT) if seat is not None else medium
         out.append(_row(state, order[:1], m, m, 600, big, look))
         out.append(_row(state, order[1:], cx, m, cw, medium, look))
-        out.append(_heading(state, bx, m, 26, look))
-        out.append(_scoring(state, bx, m + 72, bw, 330, look))
-        out.append(_table(state, bx + bw / 2, (m + 72 + 330 + height - m) / 2, 230, look))
+        out.append(_heading(state, bx, m, 30, look))
+        out.append(_scoring(state, bx, m + 78, bw, 330, look))
+        top = m + 78 + 330 + 8
+        out.append(_table(state, bx + bw / 2, (top + height - m) / 2, (height - m - top) / 2, look))
         return "".join(out), (width, height)
     if seat is None:
         rx, rw, others = m, width - 2 * m, order
@@ -158,8 +159,8 @@ def _wide(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tupl
         others = order[1:]
     top = 440
     sx = rx + (rw - (480 + 28 + top)) / 2
-    out.append(_heading(state, sx, m, 26, look))
-    out.append(_scoring(state, sx, m + 72, 480, 330, look))
+    out.append(_heading(state, sx, m, 30, look))
+    out.append(_scoring(state, sx, m + 78, 480, 330, look))
     out.append(_table(state, sx + 480 + 28 + top / 2, m + top / 2, top / 2, look))
     y = m + top + 12
     u = min((rw - 16 * (len(others) - 1)) / len(others) / WIDTH, (height - m - y) / HEIGHT)
@@ -172,14 +173,14 @@ def _scoring(state: PavilionState, x: float, y: float, w: float, h: float, look:
     the bag and the tower."""
     tr = look.tr
     thick = 26
-    ix, iy = x + thick + 16, y + thick + 10
+    ix, iy = x + thick + 26, y + thick + 22  # room inside the track for stacked markers
     out = [panel(x, y, w, h), score_track(state, track_loop(x, y, w, h, 22, thick), 12, look)]
-    out.append(text(ix, iy + 14, tr("rounds"), 14, MUTED, "start", "700"))
+    out.append(text(ix, iy + 14, tr("rounds"), 17, MUTED, "start", "700"))
     out.append(round_track(state, ix, iy + 20, 54, look))
-    sy = iy + 112
-    out.append(text(ix, sy + 14, tr("supply"), 14, MUTED, "start", "700"))
+    sy = iy + 90
+    out.append(text(ix, sy + 14, tr("supply"), 17, MUTED, "start", "700"))
     out.append(supply(state, ix + 4, sy + 24, 38, 47, 5, look))
-    out.append(bag_and_tower(state, ix + 5 * 47 + 36, sy + 34, 54, look))
+    out.append(bag_and_tower(state, ix + 5 * 47 + 24, sy + 36, 50, look))
     return "".join(out)
 
 
@@ -193,7 +194,7 @@ def _table(state: PavilionState, cx: float, cy: float, half: float, look: Look) 
     out = [
         f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(inner)}" fill="#e6d5b3" '
         f'stroke="#c9b48c" stroke-width="1.5"/>',
-        text(cx, cy - inner + 26, tr("centre"), 14, MUTED, "middle", "700"),
+        text(cx, cy - inner + 28, tr("centre"), 17, MUTED, "middle", "700"),
     ]
     for f, (fx, fy) in enumerate(ring_positions(state.game.factories, cx, cy, radius), 1):
         out.append(factory(state, f, fx, fy, r, s, look))

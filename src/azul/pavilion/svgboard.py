@@ -311,8 +311,8 @@ def _rack(state: PavilionState, p: int, x: float, y: float, u: float, look: Look
     tr = look.tr
     b = p * data.NUM_COLORS
     wild = state.wild()
-    size = 0.42 * u
-    out = [text(x + 0.3 * u, y + 0.6 * u, tr("hand"), size, MUTED, "start", "700")]
+    size = 0.48 * u
+    out = [text(x + 0.3 * u, y + 0.62 * u, tr("hand"), size, MUTED, "start", "700")]
     top = y + 0.85 * u
     s = TILE * u
     pad = max(0.12 * u, (look.min_hit - s) / 2)

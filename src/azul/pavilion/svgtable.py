@@ -99,7 +99,7 @@ def factory(
         f'stroke-width="{num(r * 0.05)}" filter="url(#pv-shadow)"/>',
         f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r * 0.86)}" fill="none" '
         f'stroke="{mix(WOOD, PAPER, 0.6)}" stroke-width="1"/>',
-        badge(cx, cy - r, r * 0.24, str(f), WOOD),
+        badge(cx, cy - r, max(r * 0.24, 11), str(f), WOOD),
     ]
     title = look.tr("factory {factory}: {color} ×{count}")
     out.append(_source_groups({"source": f"F{f}"}, title, cells, boxes, s, look, factory=f))
@@ -218,7 +218,7 @@ def round_track(state: PavilionState, x: float, y: float, pitch: float, look: Lo
         out.append(
             f'<g class="round{" current" if current else ""}" data-round="{r}"{fade}>'
             f"<title>{escape(words)}</title>{ring}"
-            + text(rx + pitch / 2, y + pitch * 0.3, str(r), pitch * 0.24, TEXT, "middle", "700")
+            + text(rx + pitch / 2, y + pitch * 0.3, str(r), pitch * 0.3, TEXT, "middle", "700")
             + tile(tx, y + pitch * 0.38, s, c, look.patterns)
             + "</g>"
         )
@@ -259,7 +259,7 @@ def score_track(state: PavilionState, cells: list[tuple], r: float, look: Look) 
             f'height="{num(ch)}" fill="{fill}" stroke="{edge}" stroke-width="0.6"/>'
         )
         if n % 5 == 0 or n == 1:
-            size = min(0.5 * max(cw, ch), 0.85 * min(cw, ch))
+            size = min(0.62 * max(cw, ch), 0.9 * min(cw, ch))
             out.append(
                 text(
                     cx + cw / 2,
