@@ -135,7 +135,7 @@ def test_descriptions_of_takes_placements_passes_and_bonus_picks():
     assert words(s, "F1:B") == "takes blue ×1 and one wild green from factory 1"
     assert words(s, "C:Y") == (
         "takes yellow ×3 and one wild green from the centre with the start player token "
-        "(score −2)"  # 4 tiles, but the score stops at 1
+        "(score 3 → 1)"  # 4 tiles, but the score stops at 1
     )
     fr = s.describe_action(s.string_to_action("F1:R")).translate(i18n.in_language("fr"))
     assert "rouge" in fr and "vert" in fr
@@ -144,8 +144,8 @@ def test_descriptions_of_takes_placements_passes_and_bonus_picks():
         "places red on space 2 of the red star, paying red ×1 and purple ×1 (+2)"
     )
     assert words(s, "R@C4") == "places red on space 4 of the centre star, paying red ×4 (+1)"
-    assert words(s, "pass:RR") == "passes, keeping 2 and discarding 3 (score −3)"
-    assert words(s, "pass:-") == "passes and discards 5 tiles (score −4)"
+    assert words(s, "pass:RR") == "passes, keeping 2 and discarding 3 (score 5 → 2)"
+    assert words(s, "pass:-") == "passes and discards 5 tiles (score 5 → 1)"
     s = load(hands=["RG"])
     assert words(s, "pass") == "passes, keeping 2 tiles"
     s = load(decision="bonus", bonus_owed=1, hands=["B"])

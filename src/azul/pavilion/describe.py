@@ -21,11 +21,12 @@ _TAKES = {
     (True, False, False): N_("takes {color} ×{count} from the centre"),
     (True, True, False): N_("takes {color} ×{count} and one wild {wild} from the centre"),
     (True, False, True): N_(
-        "takes {color} ×{count} from the centre with the start player token (score −{lost})"
+        "takes {color} ×{count} from the centre with the start player token "
+        "(score {before} → {after})"
     ),
     (True, True, True): N_(
         "takes {color} ×{count} and one wild {wild} from the centre with the start player "
-        "token (score −{lost})"
+        "token (score {before} → {after})"
     ),
 }
 # only wild tiles were there: one is taken (rules 4.2, 4.3)
@@ -33,7 +34,8 @@ _TAKE_WILD = {
     (False, False): N_("takes one wild {color} from factory {factory}"),
     (True, False): N_("takes one wild {color} from the centre"),
     (True, True): N_(
-        "takes one wild {color} from the centre with the start player token (score −{lost})"
+        "takes one wild {color} from the centre with the start player token "
+        "(score {before} → {after})"
     ),
 }
 # (on the centre star, paid with wilds too) -> template
@@ -55,10 +57,11 @@ _PLACES = {
 }
 
 
-def _lost(state: PavilionState, n: int) -> int:
-    """Points a deduction of ``n`` really costs the player to move (the score floor)."""
+def _score(state: PavilionState, n: int) -> dict[str, int]:
+    """The score of the player to move before and after a deduction of ``n`` (which stops at
+    the score floor: rules 4.4, 5.8)."""
     score = state.points[state.player]
-    return score - deduct(score, n, state.game.options["score_floor"])
+    return {"before": score, "after": deduct(score, n, state.game.options["score_floor"])}
 
 
 def describe_action(state: PavilionState, action: int) -> Message:
@@ -82,7 +85,7 @@ def _take(state: PavilionState, source: int, c: int) -> Message:
     centre = source == 0
     token = centre and state.token < 0
     taken = 1 if c == w else counts[c] + (1 if counts[w] else 0)
-    fields = {"factory": source, "lost": _lost(state, taken) if token else 0}
+    fields = {"factory": source, **(_score(state, taken) if token else {})}
     if c == w:
         return Message(_TAKE_WILD[centre, token], color=Word(data.COLORS[w]), **fields)
     return Message(
@@ -115,20 +118,22 @@ def _pass(state: PavilionState, x: int) -> Message:
     total = sum(state.hands[b : b + NC])
     kept = sum(kept_by_pass(state, x))
     gone = total - kept
-    lost = _lost(state, gone)
+    score = _score(state, gone)
     if not gone:
         if kept == 1:
             return Message(N_("passes, keeping 1 tile"))
         return Message(N_("passes, keeping {kept} tiles"), kept=kept)
     if not kept:
         if gone == 1:
-            return Message(N_("passes and discards 1 tile (score −{lost})"), lost=lost)
+            return Message(N_("passes and discards 1 tile (score {before} → {after})"), **score)
         return Message(
-            N_("passes and discards {discarded} tiles (score −{lost})"), discarded=gone, lost=lost
+            N_("passes and discards {discarded} tiles (score {before} → {after})"),
+            discarded=gone,
+            **score,
         )
     return Message(
-        N_("passes, keeping {kept} and discarding {discarded} (score −{lost})"),
+        N_("passes, keeping {kept} and discarding {discarded} (score {before} → {after})"),
         kept=kept,
         discarded=gone,
-        lost=lost,
+        **score,
     )
