@@ -332,7 +332,7 @@ def _rack(state: PavilionState, p: int, x: float, y: float, u: float, look: Look
                 f'stroke-dasharray="{num(0.12 * u)} {num(0.08 * u)}"/>'
             )
         if c == wild:
-            body += _wild_star(tx + 0.2 * u, top + s - 0.2 * u, 0.22 * u)
+            body += wild_star(tx + 0.2 * u, top + s - 0.2 * u, 0.22 * u)
         title = tr("hand: {color} ×{count}").format(color=tr(data.COLORS[c]), count=n)
         if c == wild:
             title += " (" + tr("wild") + ")"
@@ -363,7 +363,7 @@ def _pass_button(p: int, right: float, top: float, u: float, look: Look) -> str:
     return group({"seat": str(p), "pass": "1"}, hit, title, body, "pass")
 
 
-def _wild_star(x: float, y: float, r: float) -> str:
+def wild_star(x: float, y: float, r: float) -> str:
     """A small gold star marking the wild colour."""
     corners = [point(x, y, 36 * i, r if i % 2 == 0 else r * 0.45) for i in range(10)]
     return f'<polygon points="{points(corners)}" fill="{GOLD}" stroke="#fff" stroke-width="0.8"/>'

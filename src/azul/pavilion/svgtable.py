@@ -9,7 +9,7 @@ from html import escape
 
 from azul.pavilion import data
 from azul.pavilion.state import PavilionState
-from azul.pavilion.svgboard import Look, _wild_star, token
+from azul.pavilion.svgboard import Look, token, wild_star
 from azul.pavilion.svgpieces import (
     HIGHLIGHT,
     MARKERS,
@@ -132,7 +132,7 @@ def centre(
         if counts[c] > 1:
             body += badge(tx + s - 0.05 * s, ty + 0.05 * s, 0.26 * s, str(counts[c]))
         if c == wild:
-            body += _wild_star(tx + 0.17 * s, ty + s - 0.17 * s, 0.19 * s)
+            body += wild_star(tx + 0.17 * s, ty + s - 0.17 * s, 0.19 * s)
         words = tr("centre: {color} ×{count}").format(color=tr(data.COLORS[c]), count=counts[c])
         attrs = {"source": "C", "color": data.COLOR_LETTERS[c]}
         out.append(group(attrs, hit, words, body, "tiles"))
