@@ -93,6 +93,7 @@ class Game:
         lang: str | None = None,
         seat: int | None = None,
         layout: str = "wide",
+        names: list[str] | None = None,
     ) -> str:
         raise NotImplementedError
 
@@ -108,6 +109,11 @@ class Game:
 
     def describe_action(self, state: State, action: int) -> Message:
         return Message("{move}", move=state.action_to_string(action))
+
+    def palette(self) -> dict[str, dict[str, str]]:
+        """The pieces' colours by letter, for clients drawing pieces beside the board:
+        ``{"R": {"name": "red", "fill": "#c0392b", "ink": "#fff"}}``."""
+        return {}
 
     def action_preview(self, state: State, action: int) -> dict[str, int]:
         after = state.clone()
@@ -186,12 +192,14 @@ class State:
         lang: str | None = None,
         seat: int | None = None,
         layout: str = "wide",
+        names: list[str] | None = None,
     ) -> str:
         """The position drawn as an SVG document; ``patterns`` adds a pattern per colour
         (colour-blind mode); ``lang`` (en, fr, pt) the language of its words; ``seat`` the
         viewer, whose board is drawn large (None: a spectator); ``layout`` "wide" for a
-        screen wider than tall, "tall" for a phone."""
-        return self.game.render_svg(self, patterns, lang, seat, layout)
+        screen wider than tall, "tall" for a phone; ``names`` the players' names (default:
+        "seat 0", "seat 1", ...)."""
+        return self.game.render_svg(self, patterns, lang, seat, layout, names)
 
     def action_targets(self, action: int) -> list[dict[str, str]]:
         """The drawing's elements a person clicks, in order, to choose a legal ``action``:

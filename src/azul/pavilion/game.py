@@ -156,10 +156,19 @@ class PavilionGame(Game):
         lang: str | None = None,
         seat: int | None = None,
         layout: str = "wide",
+        names: list[str] | None = None,
     ) -> str:
         from azul.pavilion.svg import render_svg
 
-        return render_svg(state, patterns, lang, seat, layout)
+        return render_svg(state, patterns, lang, seat, layout, names)
+
+    def palette(self) -> dict[str, dict[str, str]]:
+        from azul.pavilion.svgpieces import FILL, INK
+
+        return {
+            letter: {"name": data.COLORS[c], "fill": FILL[c], "ink": INK[c]}
+            for c, letter in enumerate(data.COLOR_LETTERS)
+        }
 
     def action_targets(self, state: PavilionState, action: int) -> list[dict[str, str]]:
         from azul.pavilion.clicks import action_targets

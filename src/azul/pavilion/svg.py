@@ -37,21 +37,20 @@ TALL_WIDTH = 390  # the phone layout's viewBox width: one unit is one CSS pixel 
 TAP = 48  # smallest tap target: 44 CSS pixels on a phone down to 360 pixels wide
 
 
-def status(state: PavilionState, tr, ntr) -> str:
+def status(state: PavilionState, look: Look) -> str:
     """Who does what now."""
+    tr = look.tr
     if state.deals:
         return tr("drawing tiles from the bag")
-    p = state.player
+    name = look.who(state.player)
     if state.kind == ACQUIRE:
-        return tr("seat {seat} takes tiles").format(seat=p)
+        return tr("{name} takes tiles").format(name=name)
     if state.kind == PLAY:
-        return tr("seat {seat} places a tile or passes").format(seat=p)
+        return tr("{name} places a tile or passes").format(name=name)
     if state.kind == BONUS_PICK:
-        return ntr(
-            "seat {seat} takes {n} bonus tile",
-            "seat {seat} takes {n} bonus tiles",
-            state.owed,
-        ).format(seat=p, n=state.owed)
+        return look.ntr(
+            "{name} takes {n} bonus tile", "{name} takes {n} bonus tiles", state.owed
+        ).format(name=name, n=state.owed)
     return tr("game over")
 
 
@@ -72,7 +71,7 @@ def _heading(state: PavilionState, x: float, y: float, size: float, look: Look) 
             w,
             look.patterns,
         )
-        + text(x, y + size * 2.05, status(state, tr, look.ntr), size * 0.72, TEXT)
+        + text(x, y + size * 2.05, status(state, look), size * 0.72, TEXT)
     )
 
 
@@ -82,6 +81,7 @@ def render_svg(
     lang: str | None = None,
     seat: int | None = None,
     layout: str = "wide",
+    names: list[str] | None = None,
 ) -> str:
     """The whole position as one SVG document. ``patterns`` lays a pattern over each colour
     (colour-blind mode); its words are in ``lang`` (default: the current language); ``seat``'s
@@ -95,7 +95,7 @@ def render_svg(
     if seat is not None and not 0 <= seat < players:
         raise OptionError(f"seat {seat}: there are seats 0..{players - 1}")
     tall = layout == "tall"
-    look = Look(tr, ntr, patterns, TAP if tall else 0.0)
+    look = Look(tr, ntr, patterns, TAP if tall else 0.0, tuple(names or ()))
     body, (width, height) = (_tall if tall else _wide)(state, seat, look)
     title = tr("Summer Pavilion, round {round}").format(round=state.round)
     return (
@@ -256,7 +256,7 @@ def _tall_boards(state: PavilionState, seat: int | None, y: float, look: Look) -
     y += HEIGHT * u + 14
     others = order[1:]
     u = (width - 2 * m - 8) / 2 / WIDTH
-    small = Look(look.tr, look.ntr, look.patterns)  # nothing to tap on the others' boards
+    small = Look(look.tr, look.ntr, look.patterns, names=look.names)  # nothing to tap there
     for k, p in enumerate(others):
         bx = m + (k % 2) * (WIDTH * u + 8)
         out.append(draw_board(state, p, bx, y + (k // 2) * (HEIGHT * u + 10), u, small))

@@ -62,6 +62,13 @@ class Look:
     ntr: Callable[[str, str, int], str]
     patterns: bool
     min_hit: float = 0.0
+    names: tuple[str, ...] = ()  # the players' names; "seat N" without
+
+    def who(self, p: int) -> str:
+        """A player's name in the drawing."""
+        if p < len(self.names) and self.names[p]:
+            return self.names[p]
+        return self.tr("seat {seat}").format(seat=p)
 
 
 def space_angle(star: int, pos: int) -> float:
@@ -116,9 +123,9 @@ def _header(state: PavilionState, p: int, x: float, y: float, u: float, look: Lo
     size = 0.62 * u
     base = y + HEAD * u * 0.66
     fill, ink = MARKERS[p]
-    points_word = ntr(
-        "seat {seat}: {points} point", "seat {seat}: {points} points", state.points[p]
-    ).format(seat=p, points=state.points[p])
+    points_word = ntr("{name}: {points} point", "{name}: {points} points", state.points[p]).format(
+        name=look.who(p), points=state.points[p]
+    )
     out = [
         f'<circle cx="{num(x + 0.75 * u)}" cy="{num(base - size * 0.36)}" r="{num(0.38 * u)}" '
         f'fill="{fill}" stroke="{TEXT}" stroke-width="1"/>',

@@ -283,9 +283,9 @@ def score_track(state: PavilionState, cells: list[tuple], r: float, look: Look) 
             fill, ink = MARKERS[p]
             score = state.points[p]
             laps = (score - 1) // TRACK if score > TRACK else 0
-            words = ntr(
-                "seat {seat}, {points} point", "seat {seat}, {points} points", score
-            ).format(seat=p, points=score)
+            words = ntr("{name}, {points} point", "{name}, {points} points", score).format(
+                name=look.who(p), points=score
+            )
             extra = (
                 text(mx + r, my - r * 0.8, f"+{laps * TRACK}", r * 0.9, TEXT, "start", "700")
                 if laps

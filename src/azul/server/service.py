@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import azul
+from azul import i18n
 from azul.arena.match import BotSpec
 from azul.core.api import CHANCE
 from azul.core.errors import AzulError, IllegalMoveError, OptionError
 from azul.server.errors import Conflict, Forbidden, NotFound, TooMany
-from azul.server.settings import DEFAULT_COMPONENTS, LEVELS, Settings
+from azul.server.settings import DEFAULT_COMPONENTS, LEVEL_NAMES, LEVELS, Settings
 from azul.server.store import CHANCE_SEAT, Seat, Stale, Store, StoredGame, now
 
 log = logging.getLogger("azul.server")
@@ -459,6 +460,7 @@ class Lobby:
             "game": table.stored.game,
             "options": self._shown_options(table.stored),
             "seeded": table.stored.seeded,
+            "palette": state.game.palette(),
             "you": seat,
             "seats": self._seats(table.stored),
             "to_move": to_move if to_move >= 0 else None,
@@ -484,6 +486,17 @@ class Lobby:
         for ply, m in enumerate(table.played, 1):
             last[m.seat] = {"ply": ply, "clicked": m.clicked, "marks": m.marks}
         return last
+
+    @staticmethod
+    def _display_name(stored: StoredGame, seat: int, lang: str) -> str:
+        """A seat's name in drawings: the player's, else the bot's level, else "seat N"."""
+        s = stored.seats[seat]
+        gettext = i18n.in_language(lang)
+        if s.name:
+            return s.name
+        if s.kind == "bot" and s.bot:
+            return gettext(LEVEL_NAMES.get(s.bot, s.bot))
+        return gettext("seat {seat}").format(seat=seat)
 
     @staticmethod
     def _shown_options(stored: StoredGame) -> dict[str, Any]:
@@ -517,7 +530,10 @@ class Lobby:
                 if not 0 <= ply <= plies:
                     raise AzulError("ply {ply}: this game has moves 0..{last}", ply=ply, last=plies)
                 state = self._replay(table, table.played[ply].index if ply < plies else None)
-            return state.to_svg(patterns, lang, seat if focus is None else focus, layout)
+            names = [
+                self._display_name(table.stored, s, lang) for s in range(len(table.stored.seats))
+            ]
+            return state.to_svg(patterns, lang, seat if focus is None else focus, layout, names)
 
     async def hint(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
         """The hint bot's best moves for the seat to move, thought out in the process pool."""

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from azul.core.errors import AzulError, OptionError
+from azul.i18n import N_
 
 # The bot levels, as bot specs: {time} is the level's seconds per move, capped by bot_time.
 LEVELS: dict[str, tuple[str, float]] = {
@@ -21,6 +22,15 @@ LEVELS: dict[str, tuple[str, float]] = {
     "mcts-fast": ("mcts:time={time},iterations={iterations}", 0.2),
     "mcts": ("mcts:time={time},iterations={iterations},scale=30,c=0.35", 0.5),
     "mcts-strong": ("mcts:time={time},iterations={iterations},scale=30,c=0.35", 1.0),
+}
+# what players call each level (the browser client uses the same words)
+LEVEL_NAMES = {
+    "random": N_("random bot"),
+    "greedy": N_("greedy bot"),
+    "heuristic": N_("heuristic bot"),
+    "mcts-fast": N_("MCTS bot, quick"),
+    "mcts": N_("MCTS bot"),
+    "mcts-strong": N_("MCTS bot, strong"),
 }
 DEFAULT_COMPONENTS = "default"
 

@@ -145,10 +145,20 @@ class SintraGame(Game):
         lang: str | None = None,
         seat: int | None = None,
         layout: str = "wide",
+        names: list[str] | None = None,
     ) -> str:
         from azul.sintra.svg import render_svg
 
-        return render_svg(state, patterns, lang, seat, layout)
+        return render_svg(state, patterns, lang, seat, layout, names)
+
+    def palette(self) -> dict[str, dict[str, str]]:
+        from azul.sintra.svg_parts import FILL, INK
+
+        c = self.components
+        return {
+            letter: {"name": c.colors[i], "fill": FILL[i], "ink": INK[i]}
+            for i, letter in enumerate(c.letters)
+        }
 
     def action_targets(self, state: SintraState, action: int) -> list[dict[str, str]]:
         from azul.sintra.targets import action_targets

@@ -39,6 +39,7 @@ def render_svg(
     lang: str | None = None,
     seat: int | None = None,
     layout: str = "wide",
+    names: list[str] | None = None,
 ) -> str:
     """The whole position as one SVG document, sized by its viewBox (the page sets its
     width); ``seat``'s board is drawn large; words are in ``lang``."""
@@ -46,7 +47,7 @@ def render_svg(
         raise OptionError(f"layout: {layout!r} is not one of {', '.join(LAYOUTS)}")
     if seat is not None and not 0 <= seat < state.game.players:
         seat = None
-    pen = Pen.of(state, patterns, lang)
+    pen = Pen.of(state, patterns, lang, names)
     body, width, height = (_wide if layout == "wide" else _tall)(pen, seat)
     title = pen.tr("Stained Glass of Sintra, round {round}", round=state.round)
     out = [
@@ -68,19 +69,19 @@ def _status(pen: Pen) -> str:
     state = pen.state
     if state.is_terminal():
         winners = state.winners()
-        seats = ", ".join(map(str, winners))
-        words = pen.ntr("winner: seat {seats}", "winners: seats {seats}", len(winners), seats=seats)
+        names = ", ".join(pen.who(p) for p in winners)
+        words = pen.ntr("winner: {names}", "winners: {names}", len(winners), names=names)
         return pen.tr("game over") + " \u2014 " + words
     if state.deals:
         return pen.tr("Chance: drawing")
     p = state.current_player()
     if state.kind == KEEPING:
         return pen.tr(
-            "Seat {seat} to choose the piece to keep from strip {strip}",
-            seat=p,
+            "{name} to choose the piece to keep from strip {strip}",
+            name=pen.who(p),
             strip=state.keep_slot + 1,
         )
-    return pen.tr("Seat {seat} to play", seat=p)
+    return pen.tr("{name} to play", name=pen.who(p))
 
 
 def _title_bar(pen: Pen, width: float, tall: bool) -> tuple[list[str], float]:

@@ -92,10 +92,10 @@ class _Board:
         pen, p, state = self.pen, self.p, self.state
         points = state.points[p]
         name = pen.ntr(
-            "seat {seat}: {points} point",
-            "seat {seat}: {points} points",
+            "{name}: {points} point",
+            "{name}: {points} points",
             points,
-            seat=p,
+            name=pen.who(p),
             points=points,
         )
         out = [f'<circle cx="24" cy="24" r="10" fill="{SEATS[p % len(SEATS)]}" stroke="{LEAD}"/>']

@@ -33,12 +33,21 @@ class Pen:
     gettext: Callable[[str], str]
     ngettext: Callable[[str, str, int], str]
     patterns: bool
+    names: tuple[str, ...] = ()  # the players' names; "seat N" without
 
     @classmethod
-    def of(cls, state: SintraState, patterns: bool, lang: str | None) -> Pen:
+    def of(
+        cls, state: SintraState, patterns: bool, lang: str | None, names: list[str] | None = None
+    ) -> Pen:
         gettext = i18n.in_language(lang) if lang else i18n._
         ngettext = i18n.ngettext_in(lang) if lang else i18n.ngettext
-        return cls(state, gettext, ngettext, patterns)
+        return cls(state, gettext, ngettext, patterns, tuple(names or ()))
+
+    def who(self, p: int) -> str:
+        """A player's name, not yet escaped (``tr`` escapes what it formats)."""
+        if p < len(self.names) and self.names[p]:
+            return self.names[p]
+        return self.gettext("seat {seat}").format(seat=p)
 
     def letter(self, c: int) -> str:
         return self.state.game.components.letters[c]

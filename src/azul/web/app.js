@@ -23,6 +23,8 @@ async function start() {
     e.setAttribute("aria-label", e.title);
   });
   $("board").setAttribute("aria-label", t("board"));
+  // the settings are in the header on a wide screen, behind their button on a phone
+  $("settings").open = window.innerWidth >= 760;
   document.title = t("Azul games");
   $("patterns").checked = localStorage.getItem("azul-patterns") === "1";
   $("patterns").onchange = () => {

@@ -158,14 +158,11 @@ function animate(moved) {
 }
 
 // -- choices beside the board, the preview, the list of every move ----------------------------
-function colourOf(letter) {
-  const tile = $("board").querySelector(
-    `g[data-hand="${letter}"] .hit, g[data-color="${letter}"] .hit`);
-  return tile ? tile.getAttribute("fill") : "#ccc";
-}
-
 function chip(letter, extra = "") {
-  return `<span class="chip ${extra}" style="background:${colourOf(letter)}">${letter}</span>`;
+  // a piece beside the board, in the game's colours (view.palette), with its letter and name
+  const paint = (view.palette || {})[letter] || {fill: "#ccc", ink: "#000", name: letter};
+  return `<span class="chip ${extra}" style="background:${paint.fill};color:${paint.ink}"
+    title="${escapeHtml(t(paint.name))}">${letter}</span>`;
 }
 
 function drawChoices(left) {
@@ -263,9 +260,11 @@ function drawMoves() {
   $("all-moves").hidden = !mine;
   const chosen = view.legal.find(m => m.action === selected);
   $("preview").textContent = chosen ? previewText(chosen) : "";
+  const choosing = left.length > 1 && left.every(m => m.targets.length === picks.length);
   $("pick-help").textContent = !mine ? "" : chosen ? t("Confirm this move, or clear it.")
-    : picks.length ? t("Now click a highlighted place on the board.")
-      : t("Click a highlighted piece on the board.");
+    : choosing ? t("Choose below, then confirm.")
+      : picks.length ? t("Now click a highlighted place on the board.")
+        : t("Click a highlighted piece on the board.");
   $("turn").classList.toggle("active", mine);
   $("confirm").disabled = selected === null;
   $("clear").disabled = !picks.length && selected === null;
