@@ -123,9 +123,12 @@ async function drawBoard(moved = []) {
 
 // -- what just happened: pieces fly from where they were to where they went -----------------
 function sourcesOf(next) {
-  // before the new drawing replaces the old one: where each new move's pieces were
+  // before the new drawing replaces the old one: where each new move's pieces were, and
+  // where the score markers stood
   if (!view || reducedMotion()) return [];
   const moved = [];
+  markers = new Map([...$("board").querySelectorAll("g.marker[data-seat]")]
+    .map(g => [g.dataset.seat, g.getBoundingClientRect()]));
   for (const last of next.last || []) {
     if (!last || last.ply <= view.log.length || !last.clicked.length) continue;
     const from = find(last.clicked[0]).slice(0, 4).map(g => {
@@ -137,7 +140,23 @@ function sourcesOf(next) {
   return moved;
 }
 
+let markers = new Map();  // the score markers' places in the drawing being replaced
+
 function animate(moved) {
+  const svg = $("board").querySelector("svg");
+  const k = svg && svg.viewBox.baseVal ? svg.viewBox.baseVal.width / svg.getBoundingClientRect().width : 1;
+  for (const g of $("board").querySelectorAll("g.marker[data-seat]")) {
+    const old = markers.get(g.dataset.seat);
+    if (!old) continue;
+    const now = g.getBoundingClientRect();
+    const dx = (old.left - now.left) * k;  // in the drawing's units
+    const dy = (old.top - now.top) * k;
+    if (Math.abs(dx) + Math.abs(dy) < 1) continue;
+    g.style.transformBox = "fill-box";
+    g.animate([{transform: `translate(${dx}px, ${dy}px)`}, {transform: "translate(0, 0)"}],
+      {duration: 600, easing: "ease-in-out"});
+  }
+  markers = new Map();
   for (const {from, marks} of moved) {
     const to = marks.length ? find(marks[0])[0] : null;
     if (!to) continue;
@@ -266,6 +285,7 @@ function drawMoves() {
       : picks.length ? t("Now click a highlighted place on the board.")
         : t("Click a highlighted piece on the board.");
   $("turn").classList.toggle("active", mine);
+  $("turn").hidden = view.over;
   $("confirm").disabled = selected === null;
   $("clear").disabled = !picks.length && selected === null;
   markBoard();
@@ -281,11 +301,13 @@ function gameName() {
 }
 
 function status() {
-  const names = seats => seats.map(seatName).join(", ");
-  if (view.over) return `${t("Game over")}: ${fill(t("{names} won"), {names: names(view.winners)})}`;
+  if (view.over) {
+    return fill(t("Game over: {names} won"), {names: view.winners.map(seatName).join(", ")});
+  }
   if (view.to_move === null) return t("drawing…");
-  if (view.to_move === view.you) return `${t("Your turn")}: ${t(view.decision)}`;
-  return `${fill(t("{name} to play"), {name: seatName(view.to_move)})}: ${t(view.decision)}`;
+  const decision = t(view.decision);
+  if (view.to_move === view.you) return fill(t("Your turn: {decision}"), {decision});
+  return fill(t("{name} to play: {decision}"), {name: seatName(view.to_move), decision});
 }
 
 function drawLog() {
