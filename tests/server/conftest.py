@@ -24,3 +24,28 @@ def database(request, tmp_path):
 
     Base.metadata.drop_all(Store(url).engine)  # every test starts from empty tables
     return url
+
+
+@pytest.fixture
+def make_client(tmp_path):
+    """Clients of fresh servers (SQLite, bots in threads) with some limits changed."""
+    pytest.importorskip("fastapi")
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastapi.testclient import TestClient
+
+    from azul.server.app import create_app
+    from azul.server.settings import Settings
+
+    clients = []
+
+    def make(**limits):
+        db = tmp_path / f"games{len(clients)}.db"
+        app = create_app(f"sqlite:///{db}", ThreadPoolExecutor(2), Settings(**limits))
+        client = TestClient(app)
+        clients.append(client.__enter__())
+        return client
+
+    yield make
+    for c in clients:
+        c.__exit__(None, None, None)

@@ -4,36 +4,17 @@ bots that never play a stale move."""
 import json
 import random
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
 
 import azul
 from azul.core.errors import AzulError
 from azul.core.records import final_state, parse_record
 from azul.server import service
-from azul.server.app import create_app
 from azul.server.settings import Settings
 from tests.server.test_api import HUMANS, wait_for
-
-
-@pytest.fixture
-def make_client(tmp_path):
-    clients = []
-
-    def make(**limits):
-        settings = Settings(**limits)
-        db = tmp_path / f"games{len(clients)}.db"
-        client = TestClient(create_app(f"sqlite:///{db}", ThreadPoolExecutor(2), settings))
-        clients.append(client.__enter__())
-        return client
-
-    yield make
-    for c in clients:
-        c.__exit__(None, None, None)
 
 
 @pytest.fixture
