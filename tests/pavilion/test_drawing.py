@@ -140,16 +140,19 @@ def test_descriptions_of_takes_placements_passes_and_bonus_picks():
     fr = s.describe_action(s.string_to_action("F1:R")).translate(i18n.in_language("fr"))
     assert "rouge" in fr and "vert" in fr
     s = load(hands=["RRRPP"], boards=[board("R1")])
-    assert words(s, "R@R2+1") == (
-        "places red on space 2 of the red star, paying red ×1 and purple ×1 (+2)"
-    )
-    assert words(s, "R@C4") == "places red on space 4 of the centre star, paying red ×4 (+1)"
+    assert words(s, "R@R2+1") == "places red on the red star (2), paying red ×1 and purple ×1 (+2)"
+    assert words(s, "R@C4") == "places red on the centre star (4), paying red ×4 (+1)"
+    fr = s.describe_action(s.string_to_action("R@R2+1")).translate(i18n.in_language("fr"))
+    assert "l'étoile rouge" in fr  # the star's words agree as a whole phrase
+    grey = load(hands=["RRRRRR"], board_side="grey")
+    # the grey side's stars have no colour: named by where they are; the number is the cost
+    assert words(grey, "R@R1") == "places red on the upper right star (3), paying red ×3 (+1)"
     assert words(s, "pass:RR") == "passes, keeping 2 and discarding 3 (score 5 → 2)"
     assert words(s, "pass:-") == "passes and discards 5 tiles (score 5 → 1)"
     s = load(hands=["RG"])
     assert words(s, "pass") == "passes, keeping 2 tiles"
     s = load(decision="bonus", bonus_owed=1, hands=["B"])
-    assert words(s, "S:G") == "takes a green bonus tile from the supply"
+    assert words(s, "S:G") == "takes green from the supply as a bonus tile"
 
 
 def test_preview_of_a_window_a_statue_and_a_pillar():

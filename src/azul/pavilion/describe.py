@@ -38,23 +38,34 @@ _TAKE_WILD = {
         "(score {before} → {after})"
     ),
 }
-# (on the centre star, paid with wilds too) -> template
+# paid with wilds too -> template; {star} is a whole phrase (its words agree in every language)
+# and {cost} the number printed on the space
 _PLACES = {
-    (False, False): N_(
-        "places {color} on space {space} of the {star} star, paying {color} ×{paid} (+{points})"
-    ),
-    (False, True): N_(
-        "places {color} on space {space} of the {star} star, paying {color} ×{paid} and "
-        "{wild} ×{wilds} (+{points})"
-    ),
-    (True, False): N_(
-        "places {color} on space {space} of the centre star, paying {color} ×{paid} (+{points})"
-    ),
-    (True, True): N_(
-        "places {color} on space {space} of the centre star, paying {color} ×{paid} and "
-        "{wild} ×{wilds} (+{points})"
+    False: N_("places {color} on {star} ({cost}), paying {color} ×{paid} (+{points})"),
+    True: N_(
+        "places {color} on {star} ({cost}), paying {color} ×{paid} and {wild} ×{wilds} (+{points})"
     ),
 }
+# the stars of the coloured side by their colour; of the grey side by where they are (rules
+# "Board geometry": star 1 at 9 o'clock, then clockwise)
+_COLOURED_STARS = (
+    N_("the centre star"),
+    N_("the purple star"),
+    N_("the orange star"),
+    N_("the red star"),
+    N_("the blue star"),
+    N_("the yellow star"),
+    N_("the green star"),
+)
+_GREY_STARS = (
+    N_("the centre star"),
+    N_("the left star"),
+    N_("the upper left star"),
+    N_("the upper right star"),
+    N_("the right star"),
+    N_("the lower right star"),
+    N_("the lower left star"),
+)
 
 
 def _score(state: PavilionState, n: int) -> dict[str, int]:
@@ -75,7 +86,7 @@ def describe_action(state: PavilionState, action: int) -> Message:
         return _place(state, x, y, k)
     if kind == PASS:
         return _pass(state, x)
-    return Message(N_("takes a {color} bonus tile from the supply"), color=Word(data.COLORS[x]))
+    return Message(N_("takes {color} from the supply as a bonus tile"), color=Word(data.COLORS[x]))
 
 
 def _take(state: PavilionState, source: int, c: int) -> Message:
@@ -101,11 +112,12 @@ def _place(state: PavilionState, sp: int, c: int, k: int) -> Message:
     star, i = divmod(sp, 6)
     n = state.game.board.cost[sp]
     ring = (state.filled[state.player] >> star * 6 | 1 << i) & 63
+    stars = _GREY_STARS if state.game.board.grey else _COLOURED_STARS
     return Message(
-        _PLACES[star == 0, k > 0],
+        _PLACES[k > 0],
         color=Word(data.COLORS[c]),
-        space=i + 1,
-        star=Word(data.STARS[star]),
+        cost=n,
+        star=Word(stars[star]),
         paid=n - k,
         wild=Word(data.COLORS[state.wild()]),
         wilds=k,

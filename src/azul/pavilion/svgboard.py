@@ -129,7 +129,9 @@ def _header(state: PavilionState, p: int, x: float, y: float, u: float, look: Lo
     out = [
         f'<circle cx="{num(x + 0.75 * u)}" cy="{num(base - size * 0.36)}" r="{num(0.38 * u)}" '
         f'fill="{fill}" stroke="{TEXT}" stroke-width="1"/>',
-        text(x + 0.75 * u, base, str(p), size * 0.85, ink, "middle", "700"),
+        text(
+            x + 0.75 * u, base, str(p + 1), size * 0.85, ink, "middle", "700"
+        ),  # people count from 1
         text(x + 1.35 * u, base, points_word, size, TEXT, "start", "700"),
     ]
     right = x + (WIDTH - 0.35) * u

@@ -296,7 +296,7 @@ def score_track(state: PavilionState, cells: list[tuple], r: float, look: Look) 
                 f"<title>{escape(words)}</title>"
                 f'<circle cx="{num(mx)}" cy="{num(my)}" r="{num(r)}" fill="{fill}" '
                 f'stroke="{TEXT}" stroke-width="{num(max(1, r * 0.12))}"/>'
-                + text(mx, my + r * 0.4, str(p), r * 1.15, ink, "middle", "700")
+                + text(mx, my + r * 0.4, str(p + 1), r * 1.15, ink, "middle", "700")
                 + extra
                 + "</g>"
             )

@@ -496,7 +496,7 @@ class Lobby:
             return s.name
         if s.kind == "bot" and s.bot:
             return gettext(LEVEL_NAMES.get(s.bot, s.bot))
-        return gettext("seat {seat}").format(seat=seat)
+        return gettext("seat {seat}").format(seat=seat + 1)  # people count seats from 1
 
     @staticmethod
     def _shown_options(stored: StoredGame) -> dict[str, Any]:

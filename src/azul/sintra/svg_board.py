@@ -279,7 +279,8 @@ class _Board:
             count=count,
             points=complete * count,
         )
-        return [text(self.m + SLOTS * P / 2, BONUS_Y + 22, words, 16, fill="#5c4416")]
+        size = fit(words, SLOTS * P - 8, 16)  # longer in French and Portuguese
+        return [text(self.m + SLOTS * P / 2, BONUS_Y + 22, words, size, fill="#5c4416")]
 
     def _track(self) -> str:
         """The broken-glass track with the marker; the group is the target of '>break' moves."""

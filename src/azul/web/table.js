@@ -91,6 +91,8 @@ function choose(element) {
   picks.push(target);
   settle();
   drawMoves();
+  const next = $("board").querySelector("g.clickable");
+  if (next && layout() === "tall") next.scrollIntoView({block: "center", behavior: "smooth"});
 }
 
 function settle() {
@@ -131,10 +133,11 @@ function sourcesOf(next) {
     .map(g => [g.dataset.seat, g.getBoundingClientRect()]));
   for (const last of next.last || []) {
     if (!last || last.ply <= view.log.length || !last.clicked.length) continue;
-    const from = find(last.clicked[0]).slice(0, 4).map(g => {
-      const hit = g.querySelector(".hit") || g;
-      return {rect: g.getBoundingClientRect(), fill: hit.getAttribute("fill") || "#888"};
-    });
+    const first = last.clicked[0];
+    const letter = first.color || first.hand || first.keep;
+    const paint = (next.palette || {})[letter] || {fill: "#8d6e63"};
+    const from = find(first).slice(0, 4)
+      .map(g => ({rect: g.getBoundingClientRect(), fill: paint.fill}));
     if (from.length) moved.push({from, marks: last.marks});
   }
   return moved;
@@ -211,6 +214,7 @@ function keepPicker(passes) {
   }
   if (kept === null) kept = {};
   const total = Object.values(kept).reduce((a, b) => a + b, 0);
+  const most = Math.max(...passes.map(m => Object.values(m.details.keep).reduce((a, b) => a + b, 0)));
   box.insertAdjacentHTML("beforeend",
     `<p>${escapeHtml(t("Click the tiles to keep (the others cost 1 point each):"))}</p>`);
   const row = document.createElement("p");
@@ -223,6 +227,7 @@ function keepPicker(passes) {
       b.setAttribute("aria-pressed", on ? "true" : "false");
       b.innerHTML = chip(c, on ? "on" : "off");
       b.title = on ? t("kept") : t("given up");
+      b.disabled = !on && total >= most;
       b.onclick = () => {
         kept[c] = on ? (kept[c] || 0) - 1 : (kept[c] || 0) + 1;
         pickKeep(passes);
@@ -235,8 +240,8 @@ function keepPicker(passes) {
   none.textContent = t("Keep none");
   none.onclick = () => { kept = {}; pickKeep(passes); };
   box.appendChild(none);
-  box.insertAdjacentHTML("beforeend",
-    `<p class="hint">${escapeHtml(fill(t("{kept} kept"), {kept: total}))}</p>`);
+  box.insertAdjacentHTML("beforeend", `<p class="hint">${escapeHtml(
+    fill(t("{kept} kept, {most} at most"), {kept: total, most}))}</p>`);
 }
 
 function pickKeep(passes) {
@@ -251,14 +256,19 @@ function pickKeep(passes) {
 
 // what a move earns, as "label: value" (no plural to get wrong in any language)
 const PREVIEW = () => ({points: t("points"), bonus: t("bonus tiles"),
-  discarded: t("tiles to the tower"), broken: t("pieces broken")});
+  discarded: t("tiles to the tower"), broken: t("pieces broken"),
+  tile: t("starting player tile"), completes: t("strip completed"),
+  window: t("window furnished")});
 
-function previewText(move) {
+function drawPreview(move) {
+  const box = $("preview");
+  if (!move) { box.innerHTML = ""; return; }
   const labels = PREVIEW();
   const parts = Object.entries(move.preview || {})
     .filter(([key, value]) => key === "points" || value)
     .map(([key, value]) => `${labels[key] || t(key)}: ${key === "points" && value > 0 ? "+" : ""}${value}`);
-  return `${format(move.text) || move.move} (${parts.join(", ")})`;
+  box.innerHTML = `<span class="words">${escapeHtml(format(move.text) || move.move)}</span>
+    <span class="earns">${escapeHtml(parts.join(" · "))}</span>`;
 }
 
 function drawMoves() {
@@ -278,7 +288,7 @@ function drawMoves() {
   }
   $("all-moves").hidden = !mine;
   const chosen = view.legal.find(m => m.action === selected);
-  $("preview").textContent = chosen ? previewText(chosen) : "";
+  drawPreview(chosen);
   const choosing = left.length > 1 && left.every(m => m.targets.length === picks.length);
   $("pick-help").textContent = !mine ? "" : chosen ? t("Confirm this move, or clear it.")
     : choosing ? t("Choose below, then confirm.")
@@ -286,7 +296,7 @@ function drawMoves() {
         : t("Click a highlighted piece on the board.");
   $("turn").classList.toggle("active", mine);
   $("turn").hidden = view.over;
-  $("confirm").disabled = selected === null;
+  $("confirm").disabled = selected === null || !online;
   $("clear").disabled = !picks.length && selected === null;
   markBoard();
   // on a phone the turn's panel is fixed at the bottom: keep the page scrollable past it
@@ -446,16 +456,23 @@ function problem(title, text) {
   $("table").hidden = true;
   $("problem").hidden = false;
   $("problem-title").textContent = title;
-  $("problem-text").textContent = text;
+  $("problem-text").textContent = text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+let online = true;
+
 function showConnection(state, detail) {
+  online = state === "connected";
+  if (online) $("error").textContent = "";
+  else if (state === "reconnecting") $("error").textContent = t("Waiting for the server: your move will be possible again in a moment.");
+  if (view) drawMoves();
   const box = $("connection");
   box.hidden = false;
   box.className = `connection ${state}`;
-  box.textContent = state === "connected" ? t("connected")
+  const words = state === "connected" ? t("connected")
     : state === "reconnecting" ? fill(t("connection lost: retrying in {seconds} s"), {seconds: detail})
       : t("disconnected");
+  box.innerHTML = `<span class="label">${escapeHtml(words)}</span>`;
   if (state === "refused") problem(t("This link does not open a game"), detail || "");
 }
 
