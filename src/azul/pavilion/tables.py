@@ -50,19 +50,28 @@ for _size in range(data.CORNER_SPACES + 1):
         KEEPS.append(tuple(_combo.count(c) for c in range(data.NUM_COLORS)))
 KEEP_INDEX = {k: i for i, k in enumerate(KEEPS)}
 
-_CAP = [min(n, data.CORNER_SPACES) for n in range(data.TILES_PER_COLOR + 1)]
-_keeps_fitting: dict[tuple[int, ...], tuple[int, ...]] = {}
+# FITS[c][v]: bitmask over KEEPS of the multisets with at most v tiles of colour c.
+_FITS = [
+    [sum(1 << i for i, k in enumerate(KEEPS) if k[c] <= v) for v in range(5)]
+    for c in range(data.NUM_COLORS)
+]
+_keeps_fitting: dict[int, tuple[int, ...]] = {}
 
 
 def keeps_fitting(hand: list[int]) -> tuple[int, ...]:
     """Indices into KEEPS (ascending) of the multisets a hand can keep."""
-    key = tuple(map(_CAP.__getitem__, hand))  # more than 4 of a colour is as good as 4
-    got = _keeps_fitting.get(key)
+    mask = -1
+    for c, h in enumerate(hand):
+        mask &= _FITS[c][h if h < 4 else 4]
+    got = _keeps_fitting.get(mask)
     if got is None:
-        got = tuple(
-            i for i, k in enumerate(KEEPS) if all(n <= h for n, h in zip(k, key, strict=True))
-        )
-        _keeps_fitting[key] = got
+        found = []
+        m = mask & ((1 << len(KEEPS)) - 1)
+        while m:
+            low = m & -m
+            found.append(low.bit_length() - 1)
+            m ^= low
+        got = _keeps_fitting[mask] = tuple(found)
     return got
 
 
