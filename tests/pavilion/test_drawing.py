@@ -14,7 +14,7 @@ import pytest
 import azul
 from azul import i18n
 from azul.pavilion import data
-from azul.pavilion.svgpieces import FILL, INK
+from azul.pavilion.svg_parts import FILL, INK
 from tests.pavilion.helpers import board, load
 
 NS = "{http://www.w3.org/2000/svg}"

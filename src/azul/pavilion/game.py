@@ -163,7 +163,7 @@ class PavilionGame(Game):
         return render_svg(state, patterns, lang, seat, layout, names)
 
     def palette(self) -> dict[str, dict[str, str]]:
-        from azul.pavilion.svgpieces import FILL, INK
+        from azul.pavilion.svg_parts import FILL, INK
 
         return {
             letter: {"name": data.COLORS[c], "fill": FILL[c], "ink": INK[c]}
@@ -171,17 +171,17 @@ class PavilionGame(Game):
         }
 
     def action_targets(self, state: PavilionState, action: int) -> list[dict[str, str]]:
-        from azul.pavilion.clicks import action_targets
+        from azul.pavilion.targets import action_targets
 
         return action_targets(state, action)
 
     def action_marks(self, state: PavilionState, action: int) -> list[dict[str, str]]:
-        from azul.pavilion.clicks import action_marks
+        from azul.pavilion.targets import action_marks
 
         return action_marks(state, action)
 
     def action_details(self, state: PavilionState, action: int) -> dict[str, Any]:
-        from azul.pavilion.clicks import action_details
+        from azul.pavilion.targets import action_details
 
         return action_details(state, action)
 
@@ -195,7 +195,7 @@ class PavilionGame(Game):
         a pass sends to the tower."""
         if state.is_chance_node():
             return super().action_preview(state, action)
-        from azul.pavilion.clicks import action_preview
+        from azul.pavilion.targets import action_preview
 
         points = super().action_preview(state, action)["points"]
         return action_preview(state, action, points)

@@ -2,8 +2,8 @@
 phone, with the viewer's board large.
 
 The drawing has a ``viewBox`` and ``width="100%"`` so that the page sizes it. Every element a
-person clicks is a ``<g>`` with ``data-`` attributes (see ``clicks.py``), its ``hit`` shape as
-first child and a ``<title>``; the pieces are in ``svgboard.py`` and ``svgtable.py``.
+person clicks is a ``<g>`` with ``data-`` attributes (see ``targets.py``), its ``hit`` shape as
+first child and a ``<title>``; the pieces are in ``svg_board.py`` and ``svg_table.py``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from azul import i18n
 from azul.core.errors import OptionError
 from azul.pavilion import data
 from azul.pavilion.state import ACQUIRE, BONUS_PICK, PLAY, PavilionState
-from azul.pavilion.svgboard import HEIGHT, WIDTH, Look, draw_board
-from azul.pavilion.svgpieces import FILL, INK, MUTED, TEXT, TEXT_DEFAULTS, defs, num, text, tile
-from azul.pavilion.svgtable import (
+from azul.pavilion.svg_board import HEIGHT, WIDTH, Look, draw_board
+from azul.pavilion.svg_parts import FILL, INK, MUTED, TEXT, TEXT_DEFAULTS, defs, num, text, tile
+from azul.pavilion.svg_table import (
     bag_and_tower,
     centre,
     factory,

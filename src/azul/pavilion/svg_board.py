@@ -16,7 +16,7 @@ from html import escape
 from azul.i18n import N_
 from azul.pavilion import data
 from azul.pavilion.state import BONUS_PICK, PLAY, PavilionState
-from azul.pavilion.svgpieces import (
+from azul.pavilion.svg_parts import (
     FILL,
     GOLD,
     HIGHLIGHT,

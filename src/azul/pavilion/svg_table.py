@@ -9,8 +9,8 @@ from html import escape
 
 from azul.pavilion import data
 from azul.pavilion.state import PavilionState
-from azul.pavilion.svgboard import Look, token, wild_star
-from azul.pavilion.svgpieces import (
+from azul.pavilion.svg_board import Look, token, wild_star
+from azul.pavilion.svg_parts import (
     HIGHLIGHT,
     MARKERS,
     MUTED,
