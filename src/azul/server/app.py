@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
 
 import azul
 from azul import i18n
@@ -123,7 +124,7 @@ def hide_tokens() -> None:
     logging.getLogger("uvicorn.access").addFilter(_HideTokens())
 
 
-def _language(request: Request | WebSocket) -> str:
+def _language(request: HTTPConnection) -> str:
     """The client's language for messages: ``?lang=``, else Accept-Language, else English."""
     wanted = [request.query_params.get("lang")]
     for part in request.headers.get("accept-language", "")[:200].split(","):
@@ -131,7 +132,7 @@ def _language(request: Request | WebSocket) -> str:
     return next((i18n.supported(t) for t in wanted if i18n.supported(t)), i18n.DEFAULT)
 
 
-def _client(request: Request | WebSocket) -> str:
+def _client(request: HTTPConnection) -> str:
     """The client's address (behind a proxy: run uvicorn with --forwarded-allow-ips)."""
     return request.client.host if request.client else "unknown"
 
@@ -179,14 +180,8 @@ def create_app(
     app.state.lobby = lobby
 
     def too_large(scope: dict) -> str:
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        lang = i18n.DEFAULT
-        for part in headers.get("accept-language", "")[:200].split(","):
-            lang = i18n.supported(part.split(";")[0].strip()) or lang
-            if lang != i18n.DEFAULT:
-                break
         limit = TooLarge("the request body is over {n} bytes", n=settings.max_body)
-        return limit.translate(i18n.in_language(lang))
+        return limit.translate(i18n.in_language(_language(HTTPConnection(scope))))
 
     app.add_middleware(BodyLimit, limit=settings.max_body, message=too_large)
 

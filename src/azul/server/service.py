@@ -273,7 +273,34 @@ class Lobby:
         public: bool = False,
     ) -> dict[str, Any]:
         """A new game; ``seats`` lists {"kind": "human" | "open" | "bot", "bot": level,
-        "name": text}. Without a seed every draw is the operating system's."""
+        "name": text}. Without a seed every draw is the operating system's. The answer holds
+        the people's tokens (an open seat's is given to whoever joins)."""
+        stored = await self._create(game, options, seats, seed, public)
+        return {
+            "id": stored.id,
+            "seeded": stored.seeded,
+            "seats": [
+                {
+                    "seat": r.seat,
+                    "kind": r.kind,
+                    "bot": r.bot,
+                    "name": r.name,
+                    "token": r.token if r.kind == "human" else None,
+                }
+                for r in stored.seats
+            ],
+            "watch_token": stored.watch_token,
+        }
+
+    async def _create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        seed: int | None,
+        public: bool,
+    ) -> StoredGame:
+        """Check, store and open a new game, its setup drawn."""
         if not isinstance(options, dict):
             raise OptionError("options: expected an object")
         if "explicit_chance" in options:
@@ -290,6 +317,7 @@ class Lobby:
         for key, value in g.options.items():  # stored with every default, sets by their name
             if key not in ("explicit_chance", "components"):
                 stored_options[key] = value
+        engine = self._engine_options(stored_options, seeded)
         if not isinstance(seats, list) or len(seats) != g.info.num_players:
             raise AzulError(
                 "seats: {n} players need {n} seats, got {got}",
@@ -297,12 +325,12 @@ class Lobby:
                 got=len(seats) if isinstance(seats, list) else 0,
             )
         rows = [self._seat(i, spec, public) for i, spec in enumerate(seats)]
-        game_id = secrets.token_hex(8)
         state = g.new_initial_state(seed if seeded else 0)
         log: list[tuple[int, int]] = []
-        self._settle(state, log)
+        notation: list[str] = []
+        self._settle(state, log, notation)
         stored = StoredGame(
-            id=game_id,
+            id=secrets.token_hex(8),
             game=game,
             options=stored_options,
             seed=seed if seeded else secrets.randbelow(MAX_SEED),
@@ -315,19 +343,9 @@ class Lobby:
             log=log,
             version=0,
         )
-        tokens = [row.token if row.kind == "human" else None for row in rows]
         await self._io(self.store.create, stored)
-        async with self._use(game_id):  # starts the bots if a bot moves first
-            pass
-        return {
-            "id": game_id,
-            "seeded": seeded,
-            "seats": [
-                {"seat": r.seat, "kind": r.kind, "bot": r.bot, "name": r.name, "token": tokens[i]}
-                for i, r in enumerate(rows)
-            ],
-            "watch_token": stored.watch_token,
-        }
+        self._open(Table(stored, engine, state, notation, []))  # the bots start if first
+        return stored
 
     def _seat(self, i: int, spec: Any, public: bool) -> Seat:
         where = f"seats[{i}]"
@@ -398,10 +416,14 @@ class Lobby:
         table = Table(stored, options, state, notation, played)
         if stored.rematch is not None:
             table.follow = await self._io(self.store.load, stored.rematch)
-        self.tables[game_id] = table
+        self._open(table)
+        return table
+
+    def _open(self, table: Table) -> None:
+        """Keep a table in memory (making room if need be) and let its bots play."""
+        self.tables[table.stored.id] = table
         self._evict()
         self._start_bots(table)
-        return table
 
     def _evict(self) -> None:
         """Forget tables nobody uses: idle ones, and the least recently used beyond the cap."""
@@ -604,8 +626,7 @@ class Lobby:
                 ):
                     raise Conflict("seat {seat} is not open", seat=seat)
                 seats[seat].kind, seats[seat].name, seats[seat].token = "human", name, token
-                table.changed()
-                self._broadcast(table)
+                self._changed(table)
             return {"id": game_id, "seat": seat, "token": token}
 
     async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -621,14 +642,13 @@ class Lobby:
                 if table.stored.rematch is None:
                     s = table.stored
                     seats = [{"kind": x.kind, "bot": x.bot, "name": x.name} for x in s.seats]
-                    made = await self.create(s.game, self._shown_options(s), seats, None, s.public)
-                    if not await self._io(self.store.link_rematch, s.id, made["id"]):
+                    made = await self._create(s.game, self._shown_options(s), seats, None, s.public)
+                    if not await self._io(self.store.link_rematch, s.id, made.id):
                         self.tables.pop(s.id, None)  # another process linked one: reload
                         raise Conflict("the game changed meanwhile: reload it")
-                    s.rematch = made["id"]
-                    table.follow = await self._io(self.store.load, made["id"])
-                    table.changed()
-                    self._broadcast(table)
+                    s.rematch = made.id
+                    table.follow = made
+                    self._changed(table)
             return self._rematch_link(table, seat)
 
     def _rematch_link(self, table: Table, seat: int | None) -> dict[str, Any] | None:
@@ -701,8 +721,7 @@ class Lobby:
         table.state = after
         s.version += 1
         s.finished = after.is_terminal()
-        table.changed()
-        self._broadcast(table)
+        self._changed(table)
 
     def _undo_point(self, table: Table, seat: int) -> int | None:
         """Where the log goes back to when ``seat`` undoes: before its last move, taking back
@@ -749,8 +768,7 @@ class Lobby:
                 del table.notation[point:]
                 table.played = [m for m in table.played if m.index < point]
                 s.version += 1
-                table.changed()
-                self._broadcast(table)
+                self._changed(table)
             self._start_bots(table)
             return self._view(table, seat)
 
@@ -838,7 +856,10 @@ class Lobby:
             table.listeners.remove(listener)
         table.used = time.monotonic()
 
-    def _broadcast(self, table: Table) -> None:
+    def _changed(self, table: Table) -> None:
+        """The table changed: forget what was worked out for the old version, and send every
+        listener its new view."""
+        table.changed()
         for listener in table.listeners:
             listener.post(self._view(table, listener.seat))
 

@@ -236,21 +236,7 @@ class Store:
                     .order_by(MoveRow.ply)
                 )
             ]
-            return StoredGame(
-                row.id,
-                row.game,
-                json.loads(row.options),
-                row.seed,
-                row.seeded,
-                row.public,
-                row.finished,
-                row.watch_token,
-                row.created,
-                seats,
-                log,
-                row.version,
-                row.rematch,
-            )
+            return _stored(row, seats, log)
 
     def append(
         self,
@@ -328,24 +314,25 @@ class Store:
                 select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
             ):
                 seats[seat.game_id].append(_seat(seat))
-            return [
-                StoredGame(
-                    r.id,
-                    r.game,
-                    json.loads(r.options),
-                    r.seed,
-                    r.seeded,
-                    r.public,
-                    r.finished,
-                    r.watch_token,
-                    r.created,
-                    seats[r.id],
-                    [],
-                    r.version,
-                    r.rematch,
-                )
-                for r in rows
-            ]
+            return [_stored(r, seats[r.id], []) for r in rows]
+
+
+def _stored(row: GameRow, seats: list[Seat], log: list[tuple[int, int]]) -> StoredGame:
+    return StoredGame(
+        row.id,
+        row.game,
+        json.loads(row.options),
+        row.seed,
+        row.seeded,
+        row.public,
+        row.finished,
+        row.watch_token,
+        row.created,
+        seats,
+        log,
+        row.version,
+        row.rematch,
+    )
 
 
 def now() -> str:
