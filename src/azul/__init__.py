@@ -1,55 +1,24 @@
-"""Azul: Summer Pavilion (and more games of the Azul family) behind one OpenSpiel-shaped API.
+"""Azul: Summer Pavilion and Azul: Stained Glass of Sintra behind one OpenSpiel-shaped API.
 
 >>> import azul
 >>> game = azul.load_game("pavilion", players=2)
 >>> state = game.new_initial_state(seed=7)
 >>> state.apply_action(state.legal_actions()[0])
+
+Games are found by name in ``azul.GAMES`` and imported when first loaded; another package adds
+its own with ``azul.GAMES.register(name, "module:GameClass")`` or an ``azul.games`` entry point.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from azul.core.api import CHANCE, TERMINAL, Game, GameInfo, State
+from azul.core.api import CHANCE, TERMINAL, Game, GameInfo, State, Strategy
 from azul.core.errors import AzulError, IllegalMoveError, OptionError, PositionError, RecordError
-from azul.core.validate import parse
-from azul.pavilion.game import PavilionGame
-from azul.sintra.game import SintraGame
+from azul.core.registry import GAMES, load_game, load_state
 
 __version__ = "0.1.0"
 
-GAMES: dict[str, type[Game]] = {
-    PavilionGame.name: PavilionGame,
-    SintraGame.name: SintraGame,
-}
-"""The registry: game name -> Game class."""
-
-
-def load_game(name: str, **options: Any) -> Game:
-    """The game ``name`` with its options, e.g. ``load_game("pavilion", players=3)``."""
-    cls = GAMES.get(name)
-    if cls is None:
-        raise OptionError(f"unknown game {name!r}: known games are {', '.join(sorted(GAMES))}")
-    return cls(**options)
-
-
-def load_state(doc: dict | str, seed: int | None = None) -> State:
-    """Load any game's position document: the game and options come from the document."""
-    doc = parse(doc)
-    if not isinstance(doc, dict):
-        raise PositionError(f"a position is a JSON object, not {type(doc).__name__}")
-    name = doc.get("game")
-    if name not in GAMES:
-        raise PositionError(f"game: {name!r} is not one of {', '.join(sorted(GAMES))}")
-    options = doc.get("options", {})
-    if not isinstance(options, dict):
-        raise PositionError("options: expected an object")
-    try:
-        game = load_game(name, **options)
-    except OptionError as e:
-        raise PositionError(f"options: {e}") from None
-    return game.state_from_json(doc, seed)
-
+GAMES.register("pavilion", "azul.pavilion.game:PavilionGame")
+GAMES.register("sintra", "azul.sintra.game:SintraGame")
 
 __all__ = [
     "CHANCE",
@@ -63,6 +32,7 @@ __all__ = [
     "PositionError",
     "RecordError",
     "State",
+    "Strategy",
     "load_game",
     "load_state",
 ]

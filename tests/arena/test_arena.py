@@ -7,9 +7,10 @@ import pytest
 
 import azul
 from azul.arena import tournament
-from azul.arena.match import BotSpec, GameResult, play_game, schedule
+from azul.arena.match import GameResult, play_game, schedule
 from azul.arena.stats import mean_interval, summarize, wilson
 from azul.bots import Limit
+from azul.bots.spec import BotSpec
 from azul.core.records import final_state, load_record
 
 

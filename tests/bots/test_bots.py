@@ -9,9 +9,10 @@ import time
 import pytest
 
 import azul
-from azul.arena.match import BotSpec, play_game, schedule
+from azul.arena.match import play_game, schedule
 from azul.bots import Limit, make
 from azul.bots.mcts import MCTSBot
+from azul.bots.spec import BotSpec
 from azul.testing import play_random
 
 CHEAP = {"random": {}, "greedy": {}, "heuristic": {}, "mcts": {"iterations": 30}}

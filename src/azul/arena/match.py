@@ -10,43 +10,10 @@ from itertools import permutations
 from typing import Any
 
 from azul import load_game
-from azul.bots import Limit, make
+from azul.bots import Limit
+from azul.bots.spec import BotSpec
 from azul.core.api import CHANCE
 from azul.core.records import Record
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot as a name and options, e.g. ``mcts:iterations=500``; made afresh for each game."""
-
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-    @classmethod
-    def parse(cls, text: str) -> BotSpec:
-        import json
-
-        name, _, rest = text.partition(":")
-        options = []
-        for part in filter(None, rest.split(",")):
-            key, sep, value = part.partition("=")
-            if not sep:
-                from azul.core.errors import OptionError
-
-                raise OptionError(f"bot option {part!r} is not KEY=VALUE (in {text!r})")
-            try:
-                options.append((key, json.loads(value)))
-            except json.JSONDecodeError:
-                options.append((key, value))
-        return cls(name, tuple(options))
-
-    @property
-    def label(self) -> str:
-        opts = ",".join(f"{k}={v}" for k, v in self.options)
-        return f"{self.name}:{opts}" if opts else self.name
-
-    def make(self, seed: int):
-        return make(self.name, **{**dict(self.options), "seed": seed})
 
 
 @dataclass

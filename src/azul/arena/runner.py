@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from azul.arena.match import BotSpec, GameResult, play_game
+from azul.arena.match import GameResult, play_game
 from azul.bots import Limit
+from azul.bots.spec import BotSpec
 from azul.core.errors import AzulError
 from azul.i18n import _
 
@@ -35,8 +36,12 @@ def run_jobs(
     else:
         raise AzulError(f"unknown backend {backend!r}: use 'local' or 'ray'")
     if progress:
-        from tqdm import tqdm
-
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            raise AzulError(
+                "matches and tournaments need the arena extra: pip install 'azul-games[arena]'"
+            ) from None
         results = tqdm(results, total=len(jobs), desc=_("games"), unit=_("game"))
     return list(results)
 

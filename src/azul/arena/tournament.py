@@ -9,10 +9,11 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from azul.arena.match import BotSpec, GameResult, schedule
+from azul.arena.match import GameResult, schedule
 from azul.arena.runner import run_jobs
 from azul.arena.stats import BotStats, as_rows, summarize
 from azul.bots import Limit
+from azul.bots.spec import BotSpec
 from azul.core.errors import AzulError
 
 

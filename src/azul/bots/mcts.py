@@ -10,7 +10,7 @@ into -1..1; finished games score their result plus the margin.
 The tree is kept between moves when the game went on along it. With ``workers`` > 1 the search
 is root-parallel: helper processes search the same position with their own trees and seeds, and
 the roots' statistics are added up. Where the game has an exact solver for the position (Summer
-Pavilion: round 6's play phase, ``azul.bots.endgame``), the bot plays the solver's ranking.
+Pavilion: round 6's play phase; ``Strategy.endgame_values``), the bot plays the solver's ranking.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ import time
 import weakref
 
 from azul.bots.base import Bot, Candidate, Limit, ranked, settle_chance
-from azul.bots.endgame import endgame_values
-from azul.bots.evaluation import evaluator
+from azul.bots.evaluation import Evaluation, evaluator
 from azul.bots.parallel import Helpers, RootStats
 from azul.core.api import State
 from azul.core.errors import AzulError
@@ -83,7 +82,7 @@ class MCTSBot(Bot):
         deadline = None if limit.time is None else start + limit.time
         if self.endgame:  # the solver may take half of the time; the search, what is left
             half = None if limit.time is None else start + limit.time / 2
-            values = endgame_values(state, half)
+            values = state.game.strategy().endgame_values(state, half)
             if values is not None:
                 return ranked(state, values, self.rng)
         shares = _split(limit.iterations, self.workers)
@@ -128,7 +127,7 @@ class MCTSBot(Bot):
             options = [
                 {**tuning, **limit, "seed": self.seed * 7919 + k} for k in range(1, self.workers)
             ]
-            self._pool = Helpers(options)
+            self._pool = Helpers(MCTSBot, options)
             self._finalizer = weakref.finalize(self, self._pool.close)
         return self._pool
 
@@ -138,7 +137,7 @@ class MCTSBot(Bot):
             self._finalizer()  # Helpers.close, once
         self._pool = self._finalizer = None
 
-    def _iterate(self, root_state: State, root: Node, evaluate) -> None:
+    def _iterate(self, root_state: State, root: Node, evaluate: Evaluation) -> None:
         s = self.private_clone(root_state)
         node = root
         path: list[tuple[Node, int]] = []  # (node, player who chose the action into it)
@@ -184,7 +183,7 @@ class MCTSBot(Bot):
             n.visits += 1
             n.total += rewards[p]
 
-    def _widened(self, node: Node, s: State, legal: list[int], evaluate) -> list[int]:
+    def _widened(self, node: Node, s: State, legal: list[int], evaluate: Evaluation) -> list[int]:
         """Progressive widening: on its second visit a node ranks its actions by one ply of
         the evaluation; then only the best 1 + widen * sqrt(visits) of them are searched."""
         if node.order is None:
@@ -202,7 +201,7 @@ class MCTSBot(Bot):
         known = sorted((a for a in legal if a in order), key=order.__getitem__)
         return known[:k] + [a for a in legal if a not in order][: max(0, k - len(known))]
 
-    def _leaf_rewards(self, s: State, evaluate) -> list[float]:
+    def _leaf_rewards(self, s: State, evaluate: Evaluation) -> list[float]:
         return self._rewards([evaluate(s, p) for p in range(s.num_players())], None)
 
     def _rewards(self, values: list[float], result: list[float] | None) -> list[float]:

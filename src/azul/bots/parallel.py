@@ -11,34 +11,42 @@ from __future__ import annotations
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, Protocol
 
 from azul.core.api import State
 from azul.core.errors import AzulError
 
 RootStats = dict[int, tuple[int, float]]  # action -> (visits, total reward)
 
-_BOT: Any = None  # the helper process's own bot
+
+class Searcher(Protocol):
+    """A bot that searches a position and gives its root's statistics (MCTSBot)."""
+
+    def search(self, state: State, deadline: float | None, iterations: int | None) -> RootStats: ...
 
 
-def _start(options: dict[str, Any]) -> None:
+_BOT: Searcher | None = None  # the helper process's own bot
+
+
+def _start(make: type[Searcher], options: dict[str, Any]) -> None:
     global _BOT
-    from azul.bots.mcts import MCTSBot
-
-    _BOT = MCTSBot(**options)
+    _BOT = make(**options)
 
 
 def _search(state: State, deadline: float | None, iterations: int | None) -> RootStats:
+    if _BOT is None:
+        raise RuntimeError("the helper process was started without a bot")
     return _BOT.search(state, deadline, iterations)
 
 
 class Helpers:
-    """One process per helper bot (so each keeps its tree between moves)."""
+    """One process per helper bot (so each keeps its tree between moves), each made by
+    ``make(**options)``."""
 
-    def __init__(self, options: list[dict[str, Any]]):
+    def __init__(self, make: type[Searcher], options: list[dict[str, Any]]):
         context = multiprocessing.get_context("spawn")
         self._pools = [
-            ProcessPoolExecutor(1, mp_context=context, initializer=_start, initargs=(o,))
+            ProcessPoolExecutor(1, mp_context=context, initializer=_start, initargs=(make, o))
             for o in options
         ]
 

@@ -1,15 +1,24 @@
 """The game-agnostic API, shaped like OpenSpiel's: a Game makes States; a State is played with ints.
 
-Every bot, runner, server and adapter talks to games only through what is defined here.
+Every bot, runner, server and adapter talks to games only through what is defined here: the
+methods of ``Game`` and ``State`` and the ``Strategy`` a game gives its bots. A game is a package
+that subclasses these (see ``azul.pavilion``), registered by name in ``azul.core.registry``.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from azul.core.errors import IllegalMoveError, Message, OptionError
+
+S = TypeVar("S", bound="State")
+
+Layout = list[tuple[str, tuple[int, ...]]]
+"""The named pieces of a flat observation vector, in order, with their shapes."""
+Target = dict[str, str]
+"""An element of a drawing, as the ``data-`` attributes that select it."""
 
 CHANCE = -1
 """``current_player()`` while a random draw is due (only with ``explicit_chance=True``)."""
@@ -17,7 +26,7 @@ TERMINAL = -4
 """``current_player()`` once the game is over."""
 
 
-def observation_size(layout: list[tuple[str, tuple[int, ...]]]) -> int:
+def observation_size(layout: Layout) -> int:
     """Length of the flat observation vector of a layout."""
     return sum(math.prod(shape) for _, shape in layout)
 
@@ -42,72 +51,111 @@ class GameInfo:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-class Game:
-    """A game with its options. Subclasses set ``name`` and implement the factory methods."""
+class Strategy(Generic[S]):
+    """What a game knows about playing it well, for the bots: evaluations of a position in
+    points for one seat, and an exact solver for the last decisions. A game gives its own
+    (``Game.strategy()``); this base knows nothing beyond the score."""
+
+    def evaluate(self, state: S, seat: int) -> float:
+        """The position's worth to ``seat`` in points: its score plus what it can expect."""
+        return float(state.scores()[seat])
+
+    def evaluate_leaf(self, state: S, seat: int) -> float:
+        """The evaluation for the leaves of a search: may be slower and better informed."""
+        return self.evaluate(state, seat)
+
+    def endgame_values(self, state: S, deadline: float | None = None) -> dict[int, float] | None:
+        """The exact value of each legal action where a solver reaches the end of the game
+        from ``state``; None outside its reach or once ``deadline`` (``time.time()``) passed."""
+        return None
+
+
+class Game(Generic[S]):
+    """A game with its options, making states of type ``S``. Subclasses set ``name``, ``info``
+    and ``options`` and implement the methods that raise NotImplementedError; the others have
+    defaults a game may refine."""
 
     name: ClassVar[str] = ""
     info: GameInfo
     options: dict[str, Any]
 
-    def new_initial_state(self, seed: int = 0) -> State:
+    def new_initial_state(self, seed: int = 0) -> S:
         """A fresh game; every random draw comes from ``seed`` unless chance is explicit."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"seed: {seed!r} is not an int")
         return self._new_state(seed)
 
-    def state_from_json(self, doc: dict | str, seed: int | None = None) -> State:
+    def state_from_json(self, doc: dict[str, Any] | str, seed: int | None = None) -> S:
         """Load a position document (dict or JSON text), validating all of it. ``seed``
         replaces the stored generator state."""
         from azul.core.validate import parse
 
         return self._read_position(parse(doc), seed)
 
-    def _new_state(self, seed: int) -> State:
+    def _new_state(self, seed: int) -> S:
         raise NotImplementedError
 
-    def _read_position(self, doc: Any, seed: int | None) -> State:
+    def _read_position(self, doc: Any, seed: int | None) -> S:
         raise NotImplementedError
 
-    def observation_layout(self) -> list[tuple[str, tuple[int, ...]]]:
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """The position document of ``state`` (see ``State.to_json``)."""
+        raise NotImplementedError
+
+    def public_view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know of ``state`` (see ``State.public_view``)."""
+        raise NotImplementedError
+
+    def strategy(self) -> Strategy[S]:
+        """The game's knowledge for bots (evaluations, endgame solver)."""
+        return Strategy()
+
+    def observation_layout(self) -> Layout:
         """The named pieces of the flat observation vector, in order, with their shapes."""
         raise NotImplementedError
 
-    def observe(self, state: State, seat: int, views: dict) -> None:
-        """Fill zeroed arrays shaped as in ``observation_layout`` with what ``seat`` sees."""
+    def observe(self, state: S, seat: int, views: dict[str, Any]) -> None:
+        """Fill zeroed arrays shaped as in ``observation_layout`` (numpy arrays or anything
+        indexed the same way) with what ``seat`` sees: the tensor of its public view."""
         raise NotImplementedError
 
     def notation_help(self) -> str:
         """A short description of the move notation, with examples, for people."""
         raise NotImplementedError
 
-    def state_to_json(self, state: State) -> dict:
-        raise NotImplementedError
-
-    def render_text(self, state: State, color: bool = False) -> str:
+    def render_text(self, state: S, color: bool = False) -> str:
+        """See ``State.render``."""
         raise NotImplementedError
 
     def render_svg(
         self,
-        state: State,
+        state: S,
         patterns: bool = False,
         lang: str | None = None,
         seat: int | None = None,
         layout: str = "wide",
         names: list[str] | None = None,
     ) -> str:
+        """See ``State.to_svg``."""
         raise NotImplementedError
 
+    def rules_summary(self, lang: str) -> str | None:
+        """The game's short rules for people in ``lang`` (Markdown), if it has them."""
+        from azul.i18n import rules
+
+        return rules(self.name, lang)
+
     # -- what clients show of an action (see State's methods of the same names) --------------
-    def action_targets(self, state: State, action: int) -> list[dict[str, str]]:
+    def action_targets(self, state: S, action: int) -> list[Target]:
         return []
 
-    def action_marks(self, state: State, action: int) -> list[dict[str, str]]:
+    def action_marks(self, state: S, action: int) -> list[Target]:
         return []
 
-    def action_details(self, state: State, action: int) -> dict[str, Any]:
+    def action_details(self, state: S, action: int) -> dict[str, Any]:
         return {}
 
-    def describe_action(self, state: State, action: int) -> Message:
+    def describe_action(self, state: S, action: int) -> Message:
         return Message("{move}", move=state.action_to_string(action))
 
     def palette(self) -> dict[str, dict[str, str]]:
@@ -115,7 +163,7 @@ class Game:
         ``{"R": {"name": "red", "fill": "#c0392b", "ink": "#fff"}}``."""
         return {}
 
-    def action_preview(self, state: State, action: int) -> dict[str, int]:
+    def action_preview(self, state: S, action: int) -> dict[str, int]:
         after = state.clone()
         seat = state.current_player()
         after.apply_action(action)
@@ -127,7 +175,7 @@ class Game:
     def num_players(self) -> int:
         return self.info.num_players
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game[S]:
         return self  # a game never changes after it is made: copies of states share it
 
     def __repr__(self) -> str:
@@ -139,19 +187,29 @@ class State:
     """One position of a game. Subclasses implement the rules; shared conveniences live here."""
 
     __slots__ = ()
-    game: Game
+    game: Game[Any]
 
     # -- to be implemented by each game -------------------------------------------------
     def current_player(self) -> int:
+        """The seat to decide, or CHANCE while a draw is due, or TERMINAL."""
         raise NotImplementedError
 
+    def decision(self) -> str:
+        """What is decided now, as a word clients translate: the game's kind of decision
+        (its default "move"), "chance" or "over"."""
+        player = self.current_player()
+        return "chance" if player == CHANCE else "over" if player == TERMINAL else "move"
+
     def legal_actions(self) -> list[int]:
+        """The legal action ids, sorted (the outcomes at a chance node)."""
         raise NotImplementedError
 
     def apply_action(self, action: int) -> None:
+        """Apply a legal action; anything else raises IllegalMoveError and changes nothing."""
         raise NotImplementedError
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: each outcome with its probability (they sum to 1)."""
         raise NotImplementedError
 
     def action_to_string(self, action: int) -> str:
@@ -160,13 +218,27 @@ class State:
     def string_to_action(self, text: str) -> int:
         raise NotImplementedError
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
+        """An independent copy (cheap: a few list copies)."""
+        raise NotImplementedError
+
+    def reseed(self, seed: int) -> None:
+        """Replace the state's own generator, so that its future draws follow ``seed``: how a
+        search samples futures without knowing the real ones (a game without hidden draws
+        does nothing)."""
+        raise NotImplementedError
+
+    def draws(self) -> int:
+        """How many random draws this state resolved since it was made or loaded (its own
+        generator's and explicit chance outcomes alike): along one line of play, equal counts
+        mean nothing was drawn in between (a move cannot be taken back across a draw)."""
         raise NotImplementedError
 
     def scores(self) -> list[int]:
         raise NotImplementedError
 
     def history(self) -> list[int]:
+        """Every action applied since the start, chance outcomes included when explicit."""
         raise NotImplementedError
 
     def count_pieces(self) -> int:
@@ -174,13 +246,15 @@ class State:
         raise NotImplementedError
 
     # -- provided by the game, so that the rules module knows nothing of views ----------------
-    def to_json(self) -> dict:
-        """The position as a JSON-ready dict (see the game's position format)."""
+    def to_json(self) -> dict[str, Any]:
+        """The whole position as a JSON-ready dict (see the game's position format), the
+        generator's state included: for saving and analysis, not for players."""
         return self.game.state_to_json(self)
 
-    def generator_state(self) -> Any:
-        """The generator's state, to compare: it changes exactly when something is drawn."""
-        return self.to_json()["rng"]
+    def public_view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know of the position, as a JSON-ready dict in
+        the shape of ``to_json``: never anything that predicts a future draw."""
+        return self.game.public_view(self, seat)
 
     def render(self, color: bool = False) -> str:
         """The position as text for a terminal; ``color`` paints the pieces (ANSI)."""
@@ -201,13 +275,13 @@ class State:
         "seat 0", "seat 1", ...)."""
         return self.game.render_svg(self, patterns, lang, seat, layout, names)
 
-    def action_targets(self, action: int) -> list[dict[str, str]]:
+    def action_targets(self, action: int) -> list[Target]:
         """The drawing's elements a person clicks, in order, to choose a legal ``action``:
         each as the ``data-`` attributes it carries (``{"source": "F3", "color": "R"}``).
         Legal actions with the same targets are told apart by their ``action_details``."""
         return self.game.action_targets(self, action)
 
-    def action_marks(self, action: int) -> list[dict[str, str]]:
+    def action_marks(self, action: int) -> list[Target]:
         """Where the pieces of ``action`` lie once it is played: the elements of the drawing
         after it (matched like targets) that show a player's last move."""
         return self.game.action_marks(self, action)
@@ -236,13 +310,7 @@ class State:
         score them (``item``: play, star, number, leftovers, broken, ornaments, windows;
         ``detail``: which one; ``points``). None before the end, and for finished positions
         loaded from a document, which do not keep it."""
-        final = getattr(self, "final", None)
-        if final is None:
-            return None
-        return [
-            [{"item": item, "detail": detail, "points": points} for item, detail, points in lines]
-            for lines in final
-        ]
+        return None
 
     # -- shared -------------------------------------------------------------------------
     def is_terminal(self) -> bool:

@@ -3,27 +3,54 @@ generator that resolves them unless chance is explicit, and the checked path of 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
-from azul.core.api import CHANCE, TERMINAL, State
+from azul.core.api import CHANCE, TERMINAL, Game, State
 from azul.core.errors import IllegalMoveError
 from azul.core.rng import seed_state
+
+ScoreLines = tuple[tuple[tuple[str, str, int], ...], ...]
+"""A final score breakdown: per seat, (item, detail, points) in the order of scoring."""
+
+
+class Notation(Protocol):
+    """A game's action space: its size and the notation of each id."""
+
+    size: int
+
+    def to_string(self, action: int) -> str: ...
+
+    def from_string(self, text: str) -> int: ...
+
+
+D = TypeVar("D", bound="DealtState")
+
+
+class DealtGame(Game[D]):
+    """A game whose states are DealtStates: it knows its notation and whether chance is
+    explicit."""
+
+    actions: Notation
+    explicit_chance: bool
 
 
 class DealtState(State):
     """A state with ``deals`` (pending draws), ``kind`` (the decision), ``player``, ``points``,
-    ``hist`` and ``_rng`` slots. Subclasses give the rules: ``_move``, ``_apply_chance``,
-    ``_draw_all``, ``_chance_string`` and ``chance_outcomes``."""
+    ``hist``, ``drawn``, ``final`` and ``_rng`` slots. Subclasses give the rules: ``_move``,
+    ``_apply_chance``, ``_draw_all``, ``_chance_string`` and ``chance_outcomes``."""
 
     __slots__ = ()
     KIND_NAMES: ClassVar[tuple[str, ...]]
     OVER: ClassVar[int]
 
+    game: DealtGame[Any]
     deals: list[Any]
     kind: int
     player: int
     points: list[int]
     hist: list[int]
+    drawn: int
+    final: ScoreLines | None
     _rng: int
 
     def current_player(self) -> int:
@@ -37,12 +64,19 @@ class DealtState(State):
         """What is decided now: one of the game's decision kinds, 'chance' or 'over'."""
         return "chance" if self.deals else self.KIND_NAMES[self.kind]
 
-    def generator_state(self) -> int:
-        return self._rng  # the one integer of SplitMix64, without serialising the position
-
     def reseed(self, seed: int) -> None:
-        """Replace the generator's state, e.g. to sample a different future in search."""
         self._rng = seed_state(seed)
+
+    def draws(self) -> int:
+        return self.drawn
+
+    def score_breakdown(self) -> list[list[dict[str, Any]]] | None:
+        if self.final is None:
+            return None
+        return [
+            [{"item": item, "detail": detail, "points": points} for item, detail, points in lines]
+            for lines in self.final
+        ]
 
     def scores(self) -> list[int]:
         return self.points[:]
@@ -72,6 +106,7 @@ class DealtState(State):
         action = self.check_action_type(action)
         if self.deals:
             self._apply_chance(action)
+            self.drawn += 1
             self.hist.append(action)
             return
         if self.kind == self.OVER:

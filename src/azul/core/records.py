@@ -14,6 +14,7 @@ from typing import Any
 
 from azul.core.api import CHANCE, Game, State
 from azul.core.errors import AzulError, RecordError
+from azul.core.registry import load_game
 
 FORMAT = "azul-record"
 VERSION = 1
@@ -57,8 +58,6 @@ class Record:
 
 def record_of(state: State, seed: int) -> Record:
     """The record of ``state``'s game, started with ``seed``: its history replayed for the moves."""
-    from azul import load_game
-
     game = state.game
     replay = load_game(game.name, **game.options).new_initial_state(seed)
     rec = Record(game.name, dict(game.options), seed)
@@ -132,10 +131,8 @@ def replay(rec: Record) -> Iterator[tuple[State, int | None]]:
     Each yielded state is the live one: clone it to keep it. Raises RecordError where the
     record stops agreeing with the rules (an illegal action, or a move string that differs).
     """
-    from azul import load_game
-
     try:
-        game: Game = load_game(rec.game, **rec.options)
+        game: Game[Any] = load_game(rec.game, **rec.options)
         state = game.new_initial_state(rec.seed or 0)
     except AzulError as e:
         raise RecordError(f"header: {e}") from None

@@ -19,7 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 import azul
-from azul.arena.match import BotSpec
+from azul.bots.spec import BotSpec
 from azul.core.errors import IllegalMoveError, OptionError
 from azul.interop.observation import Observer, action_mask
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from azul.core.api import Game, GameInfo, observation_size
+from azul.core.api import GameInfo, Strategy, observation_size
+from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
 from azul.i18n import N_, _
@@ -72,7 +73,7 @@ def _action_space(factories: int) -> ActionSpace:
     return ActionSpace(factories)
 
 
-class PavilionGame(Game):
+class PavilionGame(DealtGame[PavilionState]):
     """Azul: Summer Pavilion with its options (see DEFAULTS and the rules' project decisions)."""
 
     name = "pavilion"
@@ -129,6 +130,18 @@ class PavilionGame(Game):
         from azul.pavilion.position import state_from_json
 
         return state_from_json(self, doc, seed)
+
+    def public_view(self, state: PavilionState, seat: int | None) -> dict[str, Any]:
+        """The position without the generator's state: all else is public (the bag's
+        contents follow from what everyone has seen)."""
+        doc = self.state_to_json(state)
+        del doc["rng"]
+        return doc
+
+    def strategy(self) -> Strategy[PavilionState]:
+        from azul.pavilion.strategy import PavilionStrategy
+
+        return PavilionStrategy()
 
     def observation_layout(self) -> list[tuple[str, tuple[int, ...]]]:
         return observation.layout(self.players)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from azul.core.dealt import DealtState
+from azul.core.dealt import DealtState, ScoreLines
 from azul.core.errors import AzulError, IllegalMoveError, Word
 from azul.core.rng import next_below, next_weighted, seed_state
 from azul.core.scoring import deduct
@@ -87,6 +87,7 @@ class PavilionState(DealtState):
         "cells",
         "colors",
         "deals",
+        "drawn",
         "filled",
         "final",
         "game",
@@ -108,7 +109,8 @@ class PavilionState(DealtState):
 
     def __init__(self, game: PavilionGame, seed: int = 0, *, setup: bool = True):
         self.game = game
-        self.final: tuple | None = None  # the end-of-game breakdown, once scored
+        self.final: ScoreLines | None = None  # the end-of-game breakdown, once scored
+        self.drawn = 0  # draws resolved (State.draws)
         if not setup:
             return
         n = game.players
@@ -165,6 +167,7 @@ class PavilionState(DealtState):
         s.player = self.player
         s._rng = self._rng
         s.final = self.final
+        s.drawn = self.drawn
         return s
 
     # ------------------------------------------------------------------ queries
@@ -648,3 +651,4 @@ class PavilionState(DealtState):
             else:
                 self._rng, x = next_weighted(self._rng, self.bag)
             self._apply_chance(x)
+            self.drawn += 1

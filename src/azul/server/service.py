@@ -29,7 +29,7 @@ from typing import Any
 
 import azul
 from azul import i18n
-from azul.arena.match import BotSpec
+from azul.bots.spec import BotSpec
 from azul.core.api import CHANCE
 from azul.core.errors import AzulError, IllegalMoveError, OptionError
 from azul.server.errors import Conflict, Forbidden, NotFound, TooMany
@@ -458,9 +458,7 @@ class Lobby:
         if known is not None:
             return known
         state = table.state
-        position = state.to_json()
-        for private in ("rng", "history"):  # the generator predicts future draws
-            position.pop(private, None)
+        position = state.public_view(seat)
         position["options"] = self._shown_options(table.stored)
         to_move = state.current_player()
         legal = []
@@ -739,11 +737,12 @@ class Lobby:
         if point is not None:
             later = table.stored.log[point:]
             if any(s == CHANCE_SEAT for s, _ in later):
+                point = None  # the server drew pieces since
+            elif (  # did the state's own generator draw?
+                not table.options["explicit_chance"]
+                and self._replay(table, point).draws() != table.state.draws()
+            ):
                 point = None
-            elif not table.options["explicit_chance"]:  # the state's own generator drew?
-                before = self._replay(table, point)
-                if before.generator_state() != table.state.generator_state():
-                    point = None
         table.undo_points[seat] = point
         return point
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul.core.api import Game, GameInfo, observation_size
+from azul.core.api import GameInfo, Strategy, observation_size
+from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
 from azul.i18n import N_, _
@@ -60,7 +61,7 @@ NOTATION_HELP = N_("""Colours by letter ({letters}); strips 1-8 from left to rig
 """)
 
 
-class SintraGame(Game):
+class SintraGame(DealtGame[SintraState]):
     """Azul: Stained Glass of Sintra with its options and component data."""
 
     name = "sintra"
@@ -108,6 +109,18 @@ class SintraGame(Game):
 
     def _new_state(self, seed: int) -> SintraState:
         return SintraState(self, seed)
+
+    def public_view(self, state: SintraState, seat: int | None) -> dict[str, Any]:
+        """The position without the generator's state: all else is public (the bag's
+        contents follow from what everyone has seen)."""
+        doc = self.state_to_json(state)
+        del doc["rng"]
+        return doc
+
+    def strategy(self) -> Strategy[SintraState]:
+        from azul.sintra.strategy import SintraStrategy
+
+        return SintraStrategy()
 
     def observation_layout(self) -> list[tuple[str, tuple[int, ...]]]:
         return observation.layout(self.players, self.factories, len(self.components.track))

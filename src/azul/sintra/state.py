@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from azul.core.dealt import DealtState
+from azul.core.dealt import DealtState, ScoreLines
 from azul.core.errors import AzulError, IllegalMoveError, Word
 from azul.core.rng import next_below, next_weighted, seed_state
 from azul.core.scoring import deduct
@@ -54,6 +54,7 @@ class SintraState(DealtState):
         "bag",
         "cells",
         "deals",
+        "drawn",
         "fills",
         "final",
         "game",
@@ -78,7 +79,8 @@ class SintraState(DealtState):
 
     def __init__(self, game: SintraGame, seed: int = 0, *, setup: bool = True):
         self.game = game
-        self.final: tuple | None = None  # the end-of-game breakdown, once scored
+        self.final: ScoreLines | None = None  # the end-of-game breakdown, once scored
+        self.drawn = 0  # draws resolved (State.draws)
         if not setup:
             return
         n = game.players
@@ -149,6 +151,7 @@ class SintraState(DealtState):
         s.player = self.player
         s._rng = self._rng
         s.final = self.final
+        s.drawn = self.drawn
         return s
 
     # ------------------------------------------------------------------ queries
@@ -553,3 +556,4 @@ class SintraState(DealtState):
                 self._rng, i = next_below(self._rng, len(outcomes))
                 x = outcomes[i][0]
             self._apply_chance(x)
+            self.drawn += 1

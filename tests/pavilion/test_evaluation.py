@@ -6,7 +6,7 @@ import random
 import pytest
 
 import azul
-from azul.bots.evaluation import pavilion as ev
+from azul.pavilion import evaluation as ev
 from tests.pavilion.helpers import board, load
 
 FULL_RED = board("R1", "R2", "R3", "R4", "R5", "R6", "C1=R")  # red fits nowhere more (rules 5.3)

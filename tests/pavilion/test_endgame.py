@@ -7,11 +7,16 @@ import time
 import pytest
 
 import azul
-from azul.bots.endgame import endgame_values
-from azul.bots.endgame import pavilion as solver
 from azul.pavilion import data
+from azul.pavilion import endgame as solver
 from azul.pavilion.state import ACQUIRE
 from tests.pavilion.helpers import board, load
+
+
+def endgame_values(state, deadline=None):
+    """The solver as bots reach it: through the game's strategy."""
+    return state.game.strategy().endgame_values(state, deadline)
+
 
 # every star covered on 1-4 except yellow (1-3); the centre holds purple, green, orange, blue
 ALL_BUT_YELLOW_4 = board(
