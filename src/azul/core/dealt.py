@@ -39,7 +39,7 @@ class DealtState(State):
     ``hist``, ``drawn``, ``final`` and ``_rng`` slots. Subclasses give the rules: ``_move``,
     ``_apply_chance``, ``_draw_all``, ``_chance_string`` and ``chance_outcomes``."""
 
-    __slots__ = ()
+    __slots__ = ("_rng", "deals", "drawn", "final", "game", "hist", "kind", "player", "points")
     KIND_NAMES: ClassVar[tuple[str, ...]]
     OVER: ClassVar[int]
 

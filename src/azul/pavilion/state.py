@@ -82,23 +82,14 @@ class PavilionState(DealtState):
     OVER = OVER
 
     __slots__ = (
-        "_rng",
         "bag",
         "cells",
         "colors",
-        "deals",
-        "drawn",
         "filled",
-        "final",
-        "game",
         "hands",
-        "hist",
         "kept",
-        "kind",
         "owed",
         "passed",
-        "player",
-        "points",
         "round",
         "sources",
         "start",

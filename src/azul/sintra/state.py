@@ -50,22 +50,13 @@ class SintraState(DealtState):
     OVER = OVER
 
     __slots__ = (
-        "_rng",
         "bag",
         "cells",
-        "deals",
-        "drawn",
         "fills",
-        "final",
-        "game",
         "glazier",
-        "hist",
         "indicator",
         "keep_slot",
-        "kind",
         "lost",
-        "player",
-        "points",
         "round",
         "sides",
         "sources",
