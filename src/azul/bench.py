@@ -6,6 +6,7 @@ import random
 import time
 import timeit
 from dataclasses import dataclass
+from typing import Any
 
 from azul.core.api import Game, State
 from azul.i18n import _
@@ -45,7 +46,7 @@ class BenchResult:
         return [f"{label:<16} {value}" for label, value in rows]
 
 
-def bench(game: Game, games: int = 200, seed: int = 0) -> BenchResult:
+def bench(game: Game[Any], games: int = 200, seed: int = 0) -> BenchResult:
     """Play ``games`` random games; a step is one legal_actions() + choice + apply_action()."""
     rng = random.Random(seed)
     samples: list[State] = []

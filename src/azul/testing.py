@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from typing import Any
 
 from azul.core.api import CHANCE, TERMINAL, Game, State
 from azul.core.errors import IllegalMoveError
@@ -31,7 +32,7 @@ def _dump(state: State) -> str:
     return json.dumps(state.to_json(), sort_keys=True)
 
 
-def check_state(game: Game, state: State, step: int, rng: random.Random) -> None:
+def check_state(game: Game[Any], state: State, step: int, rng: random.Random) -> None:
     """Every per-position promise of the API, on one state."""
     info = game.info
     if state.count_pieces() != info.total_pieces:
@@ -101,11 +102,11 @@ def check_state(game: Game, state: State, step: int, rng: random.Random) -> None
         raise _fail(step, "applying an action to a clone changed the original")
 
 
-def play_random(game: Game, seed: int, check: bool = False) -> State:
+def play_random(game: Game[Any], seed: int, check: bool = False) -> State:
     """A seeded random game to the end (checking every state if asked)."""
     rng = random.Random(seed)
     probe = random.Random(~seed)  # the checks' own draws leave the game's moves alone
-    state = game.new_initial_state(seed)
+    state: State = game.new_initial_state(seed)
     step = 0
     while True:
         if check:
@@ -124,7 +125,7 @@ def play_random(game: Game, seed: int, check: bool = False) -> State:
         step += 1
 
 
-def check_game(game: Game, games: int = 2, seed: int = 0) -> None:
+def check_game(game: Game[Any], games: int = 2, seed: int = 0) -> None:
     """Run the whole kit on ``games`` seeded random games; raise ConformanceError on a breach."""
     for g in range(games):
         final = play_random(game, seed + g, check=True)

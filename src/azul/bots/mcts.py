@@ -69,7 +69,7 @@ class MCTSBot(Bot):
         self._tree: tuple[State, Node] | None = None
         self.workers = workers  # processes searching each move (root-parallel), this one included
         self._pool: Helpers | None = None
-        self._finalizer: weakref.finalize | None = None
+        self._finalizer: weakref.finalize[[], MCTSBot] | None = None
 
     # -- search ---------------------------------------------------------------------------
     def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
@@ -93,14 +93,14 @@ class MCTSBot(Bot):
                 v, t = stats.get(a, (0, 0.0))
                 stats[a] = (v + visits, t + total)
 
-        def visits(a: int) -> int:
+        def count(a: int) -> int:
             return stats[a][0] if a in stats else 0
 
         def mean(a: int) -> float:
-            return stats[a][1] / stats[a][0] if visits(a) else 0.0
+            return stats[a][1] / stats[a][0] if count(a) else 0.0
 
-        order = sorted(legal, key=lambda a: (visits(a), mean(a)), reverse=True)
-        return [Candidate(a, state.action_to_string(a), mean(a), visits(a)) for a in order]
+        order = sorted(legal, key=lambda a: (count(a), mean(a)), reverse=True)
+        return [Candidate(a, state.action_to_string(a), mean(a), count(a)) for a in order]
 
     def search(self, state: State, deadline: float | None, iterations: int | None) -> RootStats:
         """Search ``state`` until ``deadline`` (``time.time()``; at least one iteration) or
@@ -238,9 +238,10 @@ class MCTSBot(Bot):
                 walker.apply_action(a)  # chance is not part of an open-loop tree
                 continue
             walker.apply_action(a)
-            node = node.children.get(a)
-            if node is None:
+            child = node.children.get(a)
+            if child is None:
                 return Node()
+            node = child
         return node
 
 

@@ -72,11 +72,11 @@ class AzulError(Exception):
     def __str__(self) -> str:
         return self.translate(lambda text: text)
 
-    def __reduce__(self):  # errors cross process pools with their fields
+    def __reduce__(self) -> tuple[Any, ...]:  # errors cross process pools with their fields
         return (_rebuild, (type(self), self.message, self.fields))
 
 
-def _rebuild(kind: type, message: str, fields: dict) -> AzulError:
+def _rebuild(kind: type[AzulError], message: str, fields: dict[str, Any]) -> AzulError:
     return kind(message, **fields)
 
 

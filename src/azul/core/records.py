@@ -119,9 +119,13 @@ def parse_record(lines: list[str]) -> Record:
         if isinstance(a, bool) or not isinstance(a, int):
             raise RecordError(f"line {i}: 'action' {a!r} is not an integer")
         who = row.get("player")
+        if who == "chance":
+            who = CHANCE
+        elif isinstance(who, bool) or not isinstance(who, int) or who < 0:
+            raise RecordError(f"line {i}: 'player' {who!r} is not a seat number or 'chance'")
         rec.actions.append(a)
         rec.moves.append(str(row.get("move", "")))
-        rec.players.append(CHANCE if who == "chance" else who)
+        rec.players.append(who)
     return rec
 
 

@@ -92,4 +92,5 @@ def load_state(doc: dict[str, Any] | str, seed: int | None = None) -> State:
         game = load_game(name, **options)
     except OptionError as e:
         raise PositionError(f"options: {e}") from None
-    return game.state_from_json(doc, seed)
+    state: State = game.state_from_json(doc, seed)
+    return state

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import Any
 
 from azul.core.errors import PositionError
 
 
-def fields(obj: Any, where: str, known: set[str], optional: set[str] = frozenset()) -> dict:
+def fields(
+    obj: Any, where: str, known: set[str], optional: Set[str] = frozenset()
+) -> dict[str, Any]:
     """``obj`` is an object with no unknown field and every field of ``known - optional``."""
     prefix = f"{where}." if where else ""
     if not isinstance(obj, dict):
@@ -70,7 +72,7 @@ FORMAT = "azul-position"
 VERSION = 1
 
 
-def header(doc: Any, game: Any, known: set[str], optional: set[str]) -> dict:
+def header(doc: Any, game: Any, known: set[str], optional: set[str]) -> dict[str, Any]:
     """The parts every position shares: the fields, format, version, game and its options."""
     if not isinstance(doc, dict):
         raise PositionError(f"a position is a JSON object, not {type(doc).__name__}")
@@ -96,7 +98,7 @@ def header(doc: Any, game: Any, known: set[str], optional: set[str]) -> dict:
     return doc
 
 
-def generator(doc: dict, explicit_chance: bool, seed: int | None) -> int:
+def generator(doc: dict[str, Any], explicit_chance: bool, seed: int | None) -> int:
     """The generator state: a caller's seed, else the stored one; needed unless chance is
     explicit (then the caller supplies every draw)."""
     from azul.core.rng import MASK64, seed_state
@@ -110,7 +112,7 @@ def generator(doc: dict, explicit_chance: bool, seed: int | None) -> int:
     raise PositionError("rng: missing; include it or pass seed= to draw future pieces")
 
 
-def history(doc: dict) -> list[int]:
+def history(doc: dict[str, Any]) -> list[int]:
     hist = doc.get("history", [])
     if not isinstance(hist, list):
         raise PositionError("history: expected a list of action ids")
