@@ -82,7 +82,8 @@ def check_state(game: Game[Any], state: State, step: int, rng: random.Random) ->
             raise _fail(step, "the legal-action mask disagrees with legal_actions()")
         if legal[-1] >= info.num_distinct_actions:
             raise _fail(step, "a legal action is outside the action space")
-        illegal = [a for a in rng.sample(range(info.num_distinct_actions), 8) if a not in legal]
+        n = info.num_distinct_actions
+        illegal = [a for a in rng.sample(range(n), min(8, n)) if a not in legal]
         for a in illegal[:3]:
             try:
                 state.apply_action(a)
