@@ -61,6 +61,9 @@ HEAD = '{"format": "azul-record", "version": 1, "game": "pavilion", "options": {
             [HEAD, '{"ply": 1, "action": "F1:R"}'],
             "line 2: 'action'",
         ),
+        ([HEAD, '{"ply": 1, "action": 3}'], "line 2: 'player' None is not a seat"),
+        ([HEAD, '{"ply": 1, "player": "dealer", "action": 3}'], "line 2: 'player' 'dealer'"),
+        ([HEAD, '{"ply": 1, "player": -2, "action": 3}'], "line 2: 'player' -2"),
     ],
 )
 def test_broken_records(lines, message):
