@@ -7,6 +7,7 @@ import time
 import pytest
 
 import azul
+import azul.bots  # the bots module is not imported by `import azul`
 from azul.pavilion import data
 from azul.pavilion import endgame as solver
 from azul.pavilion.state import ACQUIRE

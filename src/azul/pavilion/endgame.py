@@ -12,6 +12,8 @@ the round are looked up.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from azul.core.scoring import deduct
 from azul.pavilion import data
@@ -27,12 +29,24 @@ from azul.pavilion.tables import (
     payments,
 )
 
+if TYPE_CHECKING:
+    from azul.pavilion.game import PavilionGame
+
 NC = data.NUM_COLORS
 WILD = data.WILD_BY_ROUND[data.ROUNDS]
 
-# best future points of (options, hand, filled, star colours, supply, owed bonus tiles, score as
-# far as the score floor can matter)
-_MEMO: dict[tuple, float] = {}
+Counts = tuple[int, ...]
+"""Tiles by colour: a hand, the supply."""
+StarColors = tuple[int, ...]
+"""By star, the bitmask of the colours on it."""
+Variant = tuple[str, int | None, bool]
+"""The options the solver's values depend on: board side, score floor, discard at last pass."""
+MemoKey = tuple[Variant, Counts, int, StarColors, Counts, int, int]
+"""(options, hand, filled, star colours, supply, owed bonus tiles, score as far as the score
+floor can matter)."""
+
+# best future points of each position searched
+_MEMO: dict[MemoKey, float] = {}
 _MEMO_LIMIT = 200_000  # about 60 MB
 
 
@@ -55,7 +69,7 @@ def action_values(state: PavilionState, deadline: float | None = None) -> dict[i
     score = state.points[p]
     solver = _Solver(state.game, deadline)
     decode = state.game.actions.decode
-    values = {}
+    values: dict[int, float] = {}
     try:
         for a in state.legal_actions():
             kind, x, c, k = decode[a]
@@ -74,11 +88,11 @@ def action_values(state: PavilionState, deadline: float | None = None) -> dict[i
 class _Solver:
     """One player's round-6 play on one board side, searched depth first through the memo."""
 
-    def __init__(self, game, deadline: float | None):
+    def __init__(self, game: PavilionGame, deadline: float | None):
         tables = BOARD_TABLES[game.board.side]
-        self.floor = game.options["score_floor"]
+        self.floor: int | None = game.options["score_floor"]
         self.discard_all = game.discard_at_last_pass
-        self.variant = (tables.side, self.floor, self.discard_all)
+        self.variant: Variant = (tables.side, self.floor, self.discard_all)
         self.grey = tables.grey
         self.cost = tables.cost
         self.numbers = [(mask, bonus) for _n, mask, bonus in tables.number_masks]
@@ -87,7 +101,17 @@ class _Solver:
         if len(_MEMO) > _MEMO_LIMIT:
             _MEMO.clear()
 
-    def place(self, hand, filled, colors, supply, score: int, sp: int, c: int, k: int) -> float:
+    def place(
+        self,
+        hand: Counts,
+        filled: int,
+        colors: StarColors,
+        supply: Counts,
+        score: int,
+        sp: int,
+        c: int,
+        k: int,
+    ) -> float:
         """The points of placing colour ``c`` on ``sp`` paying ``k`` wilds, and the best after."""
         star, i = divmod(sp, 6)
         n = self.cost[sp]
@@ -102,7 +126,16 @@ class _Solver:
         more = min(owed, sum(supply))
         return gain + self.best(tuple(h), f, tuple(cols), supply, score + gain, more)
 
-    def take_bonus(self, hand, filled, colors, supply, score: int, owed: int, c: int) -> float:
+    def take_bonus(
+        self,
+        hand: Counts,
+        filled: int,
+        colors: StarColors,
+        supply: Counts,
+        score: int,
+        owed: int,
+        c: int,
+    ) -> float:
         """The best after taking a bonus tile of colour ``c`` from the supply (rules 5.6)."""
         h = list(hand)
         h[c] += 1
@@ -111,7 +144,9 @@ class _Solver:
         more = owed - 1 if sum(s) else 0
         return self.best(tuple(h), filled, colors, tuple(s), score, more)
 
-    def stop(self, hand, filled, colors, score: int, kept: int | None = None) -> float:
+    def stop(
+        self, hand: Counts, filled: int, colors: StarColors, score: int, kept: int | None = None
+    ) -> float:
         """Passing now keeping ``kept`` tiles (None: the best choice), then the end: the tiles
         not kept cost a point each at the pass, the bonuses are added, then the kept tiles cost a
         point each (rules 5.8, 5.9, 7.1-7.3)."""
@@ -129,7 +164,7 @@ class _Solver:
         best = max(deduct(deduct(score, total - k, floor) + bonuses, k, floor) for k in choices)
         return best - score
 
-    def _bonuses(self, filled: int, colors: tuple[int, ...]) -> int:
+    def _bonuses(self, filled: int, colors: StarColors) -> int:
         """Star and number bonuses of a board (rules 7.1, 7.2)."""
         v = 0
         for star in range(data.NUM_STARS):
@@ -141,7 +176,7 @@ class _Solver:
         return v
 
     def best(
-        self, hand: tuple, filled: int, colors: tuple, supply: tuple, score: int, owed: int
+        self, hand: Counts, filled: int, colors: StarColors, supply: Counts, score: int, owed: int
     ) -> float:
         """The most points still to come from this hand, board, supply, score and bonus tiles
         owed."""
@@ -149,7 +184,7 @@ class _Solver:
         # be left over: such scores share one entry
         floor = self.floor
         low = 0 if floor is None else min(score, floor + sum(hand) + sum(supply))
-        key = (self.variant, hand, filled, colors, supply, owed, low)
+        key: MemoKey = (self.variant, hand, filled, colors, supply, owed, low)
         known = _MEMO.get(key)
         if known is not None:
             return known
@@ -169,7 +204,9 @@ class _Solver:
         _MEMO[key] = value
         return value
 
-    def _placements(self, hand: tuple, filled: int, colors: tuple):
+    def _placements(
+        self, hand: Counts, filled: int, colors: StarColors
+    ) -> Iterator[tuple[int, int, int]]:
         """Every placement the hand can pay (rules 5.2-5.4): (space, colour, wilds paid)."""
         hw = hand[WILD]
         for star in range(data.NUM_STARS):

@@ -14,6 +14,8 @@ or number set has come, and structures one tile from paying.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from azul.pavilion import data
 from azul.pavilion.state import ACQUIRE, OVER, PLAY, PavilionState, allowed_colors, star_bonus
 from azul.pavilion.tables import BITS, BOARD_TABLES, EMPTY, POPCOUNT, RUN, STRUCTURES_AT
@@ -23,29 +25,66 @@ _STRUCTURES = [(sum(1 << sp for sp in spaces), reward) for _, _, spaces, reward 
 _AVERAGE_STAR = sum(data.STAR_BONUS_BY_COLOR.values()) / NC
 _SQUARES = [(k / 6) ** 2 for k in range(7)]
 
+
+class BoardWeights(TypedDict):
+    """The weights of the board terms, shared by both evaluations."""
+
+    star_early: float  # share of a star's bonus counted in round 1 ...
+    star_late: float  # ... plus this share by round 6 (times (tiles / 6) squared)
+    number: float  # share of a number bonus counted (times the cube of the share covered)
+    structure: float  # share of a structure's bonus tiles counted when one space is missing
+
+
+class Weights(BoardWeights):
+    """``evaluate``'s weights: the board terms', then a flat value per tile."""
+
+    tile: float  # a tile in hand or kept, rounds 1-5
+    tile_last: float  # the same in round 6
+    tile_cap: int  # tiles beyond this are worth nothing
+    wild: float  # extra for a tile of the round's wild colour
+    excess_last: float  # round 6: cost of each tile beyond 6 (leftovers cost 1 each)
+
+
+class PlanWeights(BoardWeights):
+    """``evaluate_with_plan``'s weights: the board terms', then the plan's own."""
+
+    keep: float  # a tile the plan leaves over and keeps for the next round
+    bonus_tile: float  # a bonus tile a planned placement earns
+    spend: float  # the plan's price of each tile it pays, against a placement's gain (1-5)
+    pursuit: float  # share of what the hand gathers toward, while tiles are still drafted
+    pursuit_keep: float  # the same for tiles kept for the next round
+
+
 # The weights, tuned by self-play matches of the heuristic bot (coordinate search, 60 games a
 # step; the result beat the first guess 63% over 200 games).
-WEIGHTS = {
-    "star_early": 0.35,  # share of a star's bonus counted in round 1 ...
-    "star_late": 0.35,  # ... plus this share by round 6 (times (tiles / 6) squared)
-    "number": 0.5,  # share of a number bonus counted (times the cube of the share covered)
-    "structure": 0.2,  # share of a structure's bonus tiles counted when one space is missing
-    "tile": 0.55,  # a tile in hand or kept, rounds 1-5
-    "tile_last": 0.55,  # the same in round 6
-    "tile_cap": 17,  # tiles beyond this are worth nothing
-    "wild": 0.45,  # extra for a tile of the round's wild colour
-    "excess_last": 0.5,  # round 6: cost of each tile beyond 6 (leftovers cost 1 each)
+WEIGHTS: Weights = {
+    "star_early": 0.35,
+    "star_late": 0.35,
+    "number": 0.5,
+    "structure": 0.2,
+    "tile": 0.55,
+    "tile_last": 0.55,
+    "tile_cap": 17,
+    "wild": 0.45,
+    "excess_last": 0.5,
 }
 # For ``evaluate_with_plan``: the board terms' weights above, then the plan's own (chosen by
 # MCTS matches against the heuristic bot).
-PLAN_WEIGHTS = {
-    **{key: WEIGHTS[key] for key in ("star_early", "star_late", "number", "structure")},
-    "keep": 0.8,  # a tile the plan leaves over and keeps for the next round
-    "bonus_tile": 0.8,  # a bonus tile a planned placement earns
-    "spend": 0.3,  # the plan's price of each tile it pays, against a placement's gain (1-5)
-    "pursuit": 0.5,  # share of what the hand gathers toward, while tiles are still drafted
-    "pursuit_keep": 0.5,  # the same for tiles kept for the next round
+PLAN_WEIGHTS: PlanWeights = {
+    "star_early": WEIGHTS["star_early"],
+    "star_late": WEIGHTS["star_late"],
+    "number": WEIGHTS["number"],
+    "structure": WEIGHTS["structure"],
+    "keep": 0.8,
+    "bonus_tile": 0.8,
+    "spend": 0.3,
+    "pursuit": 0.5,
+    "pursuit_keep": 0.5,
 }
+
+Option = tuple[float, float, int, int, int, int]
+"""A placement the plan weighs: (gain, share of its cost in hand, star, ring position, colour,
+cost)."""
 
 
 def _star_value(grey: bool, star: int, present: int, k: int, weight: float) -> float:
@@ -67,10 +106,12 @@ def _number_value(have: int, need: int, bonus: int, weight: float) -> float:
     return bonus * (have / need) ** 3 * (1.0 if have == need else weight)
 
 
-_NUMBER_GAINS: dict[tuple[str, float], dict] = {}
+NumberGains = dict[int, tuple[int, list[float]]]
+"""By printed number: its spaces' mask and the gain of covering one more, by count covered."""
+_NUMBER_GAINS: dict[tuple[str, float], NumberGains] = {}
 
 
-def _number_gains(side: str, weight: float) -> dict[int, tuple[int, list[float]]]:
+def _number_gains(side: str, weight: float) -> NumberGains:
     """By printed number: (its spaces' mask, the gain in _number_value of covering one more
     space, by the count already covered)."""
     key = (side, weight)
@@ -89,11 +130,11 @@ def _number_gains(side: str, weight: float) -> dict[int, tuple[int, list[float]]
     return _NUMBER_GAINS[key]
 
 
-def _star_weight(state: PavilionState, w: dict) -> float:
+def _star_weight(state: PavilionState, w: BoardWeights) -> float:
     return w["star_early"] + w["star_late"] * state.round / data.ROUNDS
 
 
-def _board(state: PavilionState, filled: int, colors: list[int], w: dict) -> float:
+def _board(state: PavilionState, filled: int, colors: list[int], w: BoardWeights) -> float:
     """End bonuses and structures, counted by how far they have come."""
     grey = state.game.board.grey
     weight = _star_weight(state, w)
@@ -132,7 +173,9 @@ def evaluate(state: PavilionState, p: int) -> float:
 
 # evaluate_with_plan's memo: what a seat's hand, kept tiles and board are worth in a round and
 # phase (MCTS leaves share them often); it assumes PLAN_WEIGHTS do not change.
-_SEEN: dict[tuple, tuple[float, float]] = {}
+SeenKey = tuple[str | int, ...]
+"""Board side, round, drafting, passed, then the seat's hand, kept tiles, board and stars."""
+_SEEN: dict[SeenKey, tuple[float, float]] = {}
 
 
 def evaluate_with_plan(state: PavilionState, p: int) -> float:
@@ -147,7 +190,7 @@ def evaluate_with_plan(state: PavilionState, p: int) -> float:
         v += state.owed * w["bonus_tile"]
     b = p * NC
     acquire = state.kind == ACQUIRE
-    key = (
+    key: SeenKey = (
         state.game.board.side,
         state.round,
         acquire,
@@ -199,7 +242,7 @@ def _hand_and_board(state: PavilionState, p: int) -> tuple[float, float]:
 
 def _options(
     state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int, payable: bool
-):
+) -> list[Option]:
     """The placements of a colour in hand on an empty space that the hand can pay (``payable``,
     rules 5.2, 5.4) or cannot pay yet: (gain, share, star, i, colour, cost). The gain is its
     points, bonus progress and bonus tiles less ``spend`` per tile paid; the share is how much
@@ -213,7 +256,7 @@ def _options(
     bonus_tile = w["bonus_tile"]
     numbers = _number_gains(board.side, w["number"])
     hw = hand[wild]
-    out = []
+    out: list[Option] = []
     for star in range(data.NUM_STARS):
         ring = (filled >> star * 6) & 63
         if ring == 63:
@@ -244,7 +287,9 @@ def _options(
     return out
 
 
-def _plan(state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int):
+def _plan(
+    state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int
+) -> tuple[float, int]:
     """Place tiles from ``hand`` one at a time, each time the payable placement of best gain,
     while one gains; the colour is paid before wilds. Changes ``hand`` and ``colors``; returns
     (points, filled)."""
@@ -269,7 +314,9 @@ def _plan(state: PavilionState, hand: list[int], filled: int, colors: list[int],
         hand[wild] -= n - paid
 
 
-def _pursuit(state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int):
+def _pursuit(
+    state: PavilionState, hand: list[int], filled: int, colors: list[int], wild: int
+) -> float:
     """For each colour but the wild, the best placement the hand cannot pay yet, its gain
     times the share of its cost in hand squared: what the tiles are gathering toward."""
     best = [0.0] * NC

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from azul.core.api import GameInfo, Strategy, observation_size
+from azul.core.api import GameInfo, Layout, Strategy, Target, observation_size
 from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
@@ -13,7 +13,7 @@ from azul.i18n import N_, _
 from azul.pavilion import data, observation
 from azul.pavilion.actions import ActionSpace
 from azul.pavilion.state import PavilionState
-from azul.pavilion.tables import BOARD_TABLES
+from azul.pavilion.tables import BOARD_TABLES, BoardTables
 
 # Every row of the rules' "Project decisions" table is an option with the decided default.
 # CHOICES lists the values a text option takes; rows the rules fix take only their one value.
@@ -77,12 +77,17 @@ class PavilionGame(DealtGame[PavilionState]):
     """Azul: Summer Pavilion with its options (see DEFAULTS and the rules' project decisions)."""
 
     name = "pavilion"
+    players: int
+    factories: int
+    discard_at_last_pass: bool  # option round6_leftovers="at_pass"
+    board: BoardTables  # the side's costs and payment tables
+    actions: ActionSpace
 
     def __init__(self, **options: Any):
         self.options = _check_options(options)
-        self.players: int = self.options["players"]
-        self.factories: int = data.FACTORIES[self.players]
-        self.explicit_chance: bool = self.options["explicit_chance"]
+        self.players = self.options["players"]
+        self.factories = data.FACTORIES[self.players]
+        self.explicit_chance = self.options["explicit_chance"]
         self.discard_at_last_pass = self.options["round6_leftovers"] == "at_pass"
         self.board = BOARD_TABLES[self.options["board"]]
         self.actions = _action_space(self.factories)
@@ -143,16 +148,16 @@ class PavilionGame(DealtGame[PavilionState]):
 
         return PavilionStrategy()
 
-    def observation_layout(self) -> list[tuple[str, tuple[int, ...]]]:
+    def observation_layout(self) -> Layout:
         return observation.layout(self.players)
 
-    def observe(self, state: PavilionState, seat: int, views: dict) -> None:
+    def observe(self, state: PavilionState, seat: int, views: dict[str, Any]) -> None:
         observation.observe(state, seat, views)
 
     def notation_help(self) -> str:
         return _(NOTATION_HELP)
 
-    def state_to_json(self, state: PavilionState) -> dict:
+    def state_to_json(self, state: PavilionState) -> dict[str, Any]:
         from azul.pavilion.position import state_to_json
 
         return state_to_json(state)
@@ -183,12 +188,12 @@ class PavilionGame(DealtGame[PavilionState]):
             for c, letter in enumerate(data.COLOR_LETTERS)
         }
 
-    def action_targets(self, state: PavilionState, action: int) -> list[dict[str, str]]:
+    def action_targets(self, state: PavilionState, action: int) -> list[Target]:
         from azul.pavilion.targets import action_targets
 
         return action_targets(state, action)
 
-    def action_marks(self, state: PavilionState, action: int) -> list[dict[str, str]]:
+    def action_marks(self, state: PavilionState, action: int) -> list[Target]:
         from azul.pavilion.targets import action_marks
 
         return action_marks(state, action)

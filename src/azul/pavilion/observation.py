@@ -8,14 +8,16 @@ counts and 0/1 flags as floats. This module fills arrays it is given: it needs n
 from __future__ import annotations
 
 import math
+from typing import Any
 
+from azul.core.api import Layout
 from azul.pavilion import data
 from azul.pavilion.state import ACQUIRE, BONUS_PICK, PLAY, PavilionState
 
 NC = data.NUM_COLORS
 
 
-def layout(players: int) -> list[tuple[str, tuple[int, ...]]]:
+def layout(players: int) -> Layout:
     """The named pieces of the flat observation vector, in order, with their shapes."""
     f = data.FACTORIES[players]
     return [
@@ -37,7 +39,7 @@ def layout(players: int) -> list[tuple[str, tuple[int, ...]]]:
     ]
 
 
-def observe(state: PavilionState, seat: int, views: dict) -> None:
+def observe(state: PavilionState, seat: int, views: dict[str, Any]) -> None:
     """Fill zeroed ``views`` (arrays shaped as in ``layout``) with the position seen by ``seat``."""
     n = state.game.players
     views["round"][state.round - 1] = 1

@@ -6,6 +6,7 @@ Section numbers in comments refer to ``rules/summer-pavilion.md``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from azul.core.dealt import DealtState, ScoreLines
@@ -80,6 +81,8 @@ class PavilionState(DealtState):
 
     KIND_NAMES = KIND_NAMES
     OVER = OVER
+    game: PavilionGame
+    deals: list[int]  # where each pending draw goes: TO_SUPPLY, FIRST_PLAYER or a factory
 
     __slots__ = (
         "bag",
@@ -477,6 +480,7 @@ class PavilionState(DealtState):
         h = p * NC
         hand = self.hands[h : h + NC]
         total = sum(hand)
+        keep: Sequence[int]  # colour counts kept
         if self._discards_all():  # option round6_leftovers="at_pass"
             if x:
                 raise IllegalMoveError("every tile is discarded at the last pass: say just 'pass'")

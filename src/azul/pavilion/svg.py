@@ -209,7 +209,7 @@ def _tall(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tupl
     width = TALL_WIDTH
     m = 6
     out = [_heading(state, m + 4, m, 22, look)]
-    y = m + 62
+    y: float = m + 62
     # rounds and scores
     out.append(panel(m, y, width - 2 * m, 178))
     out.append(text(m + 10, y + 20, tr("rounds"), 13, MUTED, "start", "700"))

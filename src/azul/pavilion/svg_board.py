@@ -157,7 +157,7 @@ def _header(state: PavilionState, p: int, x: float, y: float, u: float, look: Lo
     return "".join(out)
 
 
-def token(attrs: dict[str, str], x: float, y: float, s: float, tr) -> str:
+def token(attrs: dict[str, str], x: float, y: float, s: float, tr: Callable[[str], str]) -> str:
     """The start player token, a white tile with a 1 and a gold edge, as a group carrying
     ``attrs`` and ``token="1"``."""
     pad = 0.12 * s
@@ -177,10 +177,10 @@ def _star(
     grey = state.game.board.grey
     cost = state.game.board.cost
     sx, sy = star_center(cx, cy, star, u)
-    home = None if grey else data.STAR_COLOR[star]
+    home = data.NO_COLOR if grey else data.STAR_COLOR[star]  # the star's fixed colour
     if grey:
         empty = "#ddd5c6"
-    elif home is None:
+    elif home == data.NO_COLOR:
         empty = "#f1e4c6"
     else:
         empty = mix(FILL[home], PAPER, 0.7)
@@ -228,7 +228,7 @@ def _star(
                 star=star_word, space=pos, cost=cost[sp]
             )
             out.append(group(attrs, hit, title, body, "space empty"))
-    if look.patterns and home is not None:  # the star's colour, for those who cannot see it
+    if look.patterns and home != data.NO_COLOR:  # the star's colour, for those who cannot see it
         out.append(
             f'<circle cx="{num(sx)}" cy="{num(sy)}" r="{num(0.26 * u)}" fill="{FILL[home]}" '
             f'stroke="#fff" stroke-width="{num(0.04 * u)}"/>' + letter(sx, sy, 0.32 * u, home, True)

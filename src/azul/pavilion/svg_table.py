@@ -38,16 +38,25 @@ def _tiles(counts: list[int], biggest_first: bool = False) -> list[int]:
     return [c for c in order for _ in range(counts[c])]
 
 
-def _runs(cells: list[int], boxes: list[tuple[float, float]]) -> list[tuple[int, list]]:
+Corner = tuple[float, float]
+"""The top left corner of a tile."""
+Run = tuple[int, list[Corner]]
+"""Tiles of one colour side by side: the colour and each tile's corner."""
+TrackCell = tuple[float, float, float, float, int, int]
+"""A space of the score track: x, y, width, height, and the inward direction (x, y) in which
+markers on one space stack."""
+
+
+def _runs(cells: list[int], boxes: list[Corner]) -> list[Run]:
     """The tiles as runs of one colour along a row, a run joined to the one above it when
     both span the same columns: every run is a rectangle, so that its middle is its own."""
-    runs: list[tuple[int, list]] = []
+    runs: list[Run] = []
     for c, box in zip(cells, boxes, strict=False):
         if runs and runs[-1][0] == c and runs[-1][1][-1][1] == box[1]:
             runs[-1][1].append(box)
         else:
             runs.append((c, [box]))
-    merged: list[tuple[int, list]] = []
+    merged: list[Run] = []
     for c, run in runs:
         if merged and merged[-1][0] == c:
             above = merged[-1][1]
@@ -62,7 +71,7 @@ def _source_groups(
     attrs: dict[str, str],
     title: str,
     cells: list[int],
-    boxes: list[tuple[float, float]],
+    boxes: list[Corner],
     s: float,
     look: Look,
     **fields: object,
@@ -225,7 +234,9 @@ def round_track(state: PavilionState, x: float, y: float, pitch: float, look: Lo
     return "".join(out)
 
 
-def track_loop(x: float, y: float, w: float, h: float, across: int, thick: float) -> list[tuple]:
+def track_loop(
+    x: float, y: float, w: float, h: float, across: int, thick: float
+) -> list[TrackCell]:
     """Cells (x, y, w, h, inward x, inward y) of the score track 1-80 round a rectangle,
     clockwise from the top left: ``across`` cells on the top and bottom rows, the rest down
     the sides."""
@@ -238,14 +249,14 @@ def track_loop(x: float, y: float, w: float, h: float, across: int, thick: float
     return top + right + bottom + left
 
 
-def track_rows(x: float, y: float, w: float, rows: int, gap: float) -> list[tuple]:
+def track_rows(x: float, y: float, w: float, rows: int, gap: float) -> list[TrackCell]:
     """Cells of the score track in ``rows`` rows read left to right."""
     per = TRACK // rows
     cw = w / per
     return [(x + (i % per) * cw, y + (i // per) * (cw + gap), cw, cw, 1, 0) for i in range(TRACK)]
 
 
-def score_track(state: PavilionState, cells: list[tuple], r: float, look: Look) -> str:
+def score_track(state: PavilionState, cells: list[TrackCell], r: float, look: Look) -> str:
     """The score track with a marker of radius ``r`` per seat; a marker beyond 80 starts a new
     lap and says +80 (rules 1.1: point tokens)."""
     ntr = look.ntr

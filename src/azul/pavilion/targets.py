@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from azul.core.api import Target
 from azul.pavilion import data
 from azul.pavilion.actions import BONUS, PASS, PLACE, TAKE, space_code
 from azul.pavilion.state import PavilionState
@@ -27,7 +28,7 @@ def _letters(counts: list[int] | tuple[int, ...]) -> dict[str, int]:
     return {data.COLOR_LETTERS[c]: n for c, n in enumerate(counts) if n}
 
 
-def action_targets(state: PavilionState, action: int) -> list[dict[str, str]]:
+def action_targets(state: PavilionState, action: int) -> list[Target]:
     """The elements a person clicks, in order, to choose ``action`` (none for a draw)."""
     if state.deals:
         return []
@@ -72,7 +73,7 @@ def kept_by_pass(state: PavilionState, x: int) -> tuple[int, ...]:
     return tuple(state.hands[b : b + NC])
 
 
-def action_marks(state: PavilionState, action: int) -> list[dict[str, str]]:
+def action_marks(state: PavilionState, action: int) -> list[Target]:
     """Where the pieces of ``action`` lie once it is played, as elements of the drawing after
     it: the hand colours a take or a bonus pick fills (and the start player token a first take
     from the centre brings), the space a placement covers, the corner spaces of a pass."""
