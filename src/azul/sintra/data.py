@@ -12,28 +12,33 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from azul.core.errors import OptionError
 
-RULES_VERSION = "sintra-1"
+RULES_VERSION: Final = "sintra-1"
 
-NUM_COLORS = 5
-PIECES_PER_COLOR = 20
-TOTAL_PIECES = NUM_COLORS * PIECES_PER_COLOR  # 100 (rules 1.1)
-FACTORIES = {2: 5, 3: 7, 4: 9}  # rules 2.1
-PIECES_PER_FACTORY = 4
-ROUNDS = 6  # rules 3.0
-SLOTS = 8  # strips and windows per palace board (rules 1.3)
-SPACES = 5  # pattern spaces per strip side (rules 1.4)
-FRAMES = 2  # top and bottom frame of each window
-ORNAMENT_BONUS = {4: 10, 3: 6, 2: 3, 1: 0, 0: 0}  # side A (rules 5.2)
-LEFTOVER_DIVISOR = 3  # 1 point per 3 pieces left on strips (rules 5.1)
-SIDES = ("A", "B")
-JOKER = -1
-JOKER_SPACES = 2  # on the joker strip's joker side (rules 1.4)
+NUM_COLORS: Final = 5
+PIECES_PER_COLOR: Final = 20
+TOTAL_PIECES: Final = NUM_COLORS * PIECES_PER_COLOR  # 100 (rules 1.1)
+FACTORIES: Final = {2: 5, 3: 7, 4: 9}  # rules 2.1
+PIECES_PER_FACTORY: Final = 4
+ROUNDS: Final = 6  # rules 3.0
+SLOTS: Final = 8  # strips and windows per palace board (rules 1.3)
+SPACES: Final = 5  # pattern spaces per strip side (rules 1.4)
+FRAMES: Final = 2  # top and bottom frame of each window
+ORNAMENT_BONUS: Final = {4: 10, 3: 6, 2: 3, 1: 0, 0: 0}  # side A (rules 5.2)
+LEFTOVER_DIVISOR: Final = 3  # 1 point per 3 pieces left on strips (rules 5.1)
+SIDES: Final = ("A", "B")
+JOKER: Final = -1
+JOKER_SPACES: Final = 2  # on the joker strip's joker side (rules 1.4)
 
 SHIPPED = Path(__file__).with_name("components.toml")
+
+Pattern = tuple[int, ...]
+"""The 5 spaces of one side of a strip, as colours (JOKER for a joker space)."""
+Strip = tuple[Pattern, Pattern]
+"""A strip's two sides, a and b."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ class Components:
     window_values: dict[str, tuple[int, ...]]
     track: tuple[int, ...]
     ornaments: tuple[tuple[int, ...], ...]  # frame indices: (window - 1) * 2 + (0 top, 1 bottom)
-    strips: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # [strip][side] -> 5 colours
+    strips: tuple[Strip, ...]  # [strip][side] -> 5 colours
     joker_strip: int
     joker_side: int
     source: str
@@ -182,20 +187,23 @@ def _parse_ornaments(value: Any, source: str) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def _parse_strips(value: Any, colors: list[str], source: str):
+def _parse_strips(
+    value: Any, colors: list[str], source: str
+) -> tuple[tuple[Strip, ...], tuple[int, int]]:
+    """The strips, and the strip and side (0 a, 1 b) with the joker spaces."""
     if not isinstance(value, dict) or set(value) != {"a", "b"}:
         raise _fail(source, "strips", "expected the sides a and b")
-    sides = []
+    sides: list[list[Pattern]] = []
     for side in ("a", "b"):
         rows = value[side]
         if not isinstance(rows, list) or len(rows) != SLOTS:
             raise _fail(source, f"strips.{side}", f"expected {SLOTS} strips")
-        parsed = []
+        parsed: list[Pattern] = []
         for i, row in enumerate(rows):
             field = f"strips.{side}[{i}]"
             if not isinstance(row, list) or len(row) != SPACES:
                 raise _fail(source, field, f"expected {SPACES} spaces")
-            cells = []
+            cells: list[int] = []
             for name in row:
                 if name == "joker":
                     cells.append(JOKER)
@@ -209,10 +217,10 @@ def _parse_strips(value: Any, colors: list[str], source: str):
     jokers = [(i, s) for i in range(SLOTS) for s in range(2) if JOKER in strips[i][s]]
     if len(jokers) != 1:
         raise _fail(source, "strips", "exactly one strip side must have joker spaces")
-    strip, side = jokers[0]
-    count = strips[strip][side].count(JOKER)
+    strip, joker_side = jokers[0]
+    count = strips[strip][joker_side].count(JOKER)
     if count != JOKER_SPACES:
-        field = f"strips.{'ab'[side]}[{strip}]"
+        field = f"strips.{'ab'[joker_side]}[{strip}]"
         raise _fail(
             source, field, f"expected {JOKER_SPACES} joker spaces on the joker side, got {count}"
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul.core.api import GameInfo, Strategy, observation_size
+from azul.core.api import GameInfo, Layout, Strategy, Target, observation_size
 from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
@@ -65,13 +65,19 @@ class SintraGame(DealtGame[SintraState]):
     """Azul: Stained Glass of Sintra with its options and component data."""
 
     name = "sintra"
+    components: data.Components  # the printed values of this copy
+    players: int
+    factories: int
+    window_values: tuple[int, ...]  # by window, on the chosen palace side
+    actions: ActionSpace
+    accept: list[list[int]]  # see data.accept_table
 
     def __init__(self, **options: Any):
         self.options = _check_options(options)
         self.components = data.load_components(self.options["components"])
-        self.players: int = self.options["players"]
-        self.factories: int = data.FACTORIES[self.players]
-        self.explicit_chance: bool = self.options["explicit_chance"]
+        self.players = self.options["players"]
+        self.factories = data.FACTORIES[self.players]
+        self.explicit_chance = self.options["explicit_chance"]
         self.window_values = self.components.window_values[self.options["side"]]
         self.actions = ActionSpace(self.factories, self.components)
         self.accept = data.accept_table(self.components)
@@ -103,7 +109,8 @@ class SintraGame(DealtGame[SintraState]):
         """A generous bound: every piece that enters scores a strip's colour bonus and all
         windows, plus the largest end bonus."""
         takes = data.ROUNDS * self.factories * data.PIECES_PER_FACTORY
-        per_window = sum(max(v) for v in zip(*self.components.window_values.values(), strict=True))
+        values = self.components.window_values
+        per_window = sum(max(a, b) for a, b in zip(values["A"], values["B"], strict=True))
         end = max(40, data.SLOTS * data.FRAMES * data.SLOTS)
         return takes * (data.SPACES + per_window) + end
 
@@ -122,10 +129,10 @@ class SintraGame(DealtGame[SintraState]):
 
         return SintraStrategy()
 
-    def observation_layout(self) -> list[tuple[str, tuple[int, ...]]]:
+    def observation_layout(self) -> Layout:
         return observation.layout(self.players, self.factories, len(self.components.track))
 
-    def observe(self, state: SintraState, seat: int, views: dict) -> None:
+    def observe(self, state: SintraState, seat: int, views: dict[str, Any]) -> None:
         observation.observe(state, seat, views)
 
     def notation_help(self) -> str:
@@ -141,7 +148,7 @@ class SintraGame(DealtGame[SintraState]):
 
         return state_from_json(self, doc, seed)
 
-    def state_to_json(self, state: SintraState) -> dict:
+    def state_to_json(self, state: SintraState) -> dict[str, Any]:
         from azul.sintra.position import state_to_json
 
         return state_to_json(state)
@@ -173,12 +180,12 @@ class SintraGame(DealtGame[SintraState]):
             for i, letter in enumerate(c.letters)
         }
 
-    def action_targets(self, state: SintraState, action: int) -> list[dict[str, str]]:
+    def action_targets(self, state: SintraState, action: int) -> list[Target]:
         from azul.sintra.targets import action_targets
 
         return action_targets(state, action)
 
-    def action_marks(self, state: SintraState, action: int) -> list[dict[str, str]]:
+    def action_marks(self, state: SintraState, action: int) -> list[Target]:
         from azul.sintra.targets import action_marks
 
         return action_marks(state, action)

@@ -7,14 +7,16 @@ information. Values are raw counts and 0/1 flags. This module fills arrays it is
 from __future__ import annotations
 
 import math
+from typing import Any
 
+from azul.core.api import Layout
 from azul.sintra.data import FRAMES, JOKER, NUM_COLORS, ROUNDS, SLOTS, SPACES
 from azul.sintra.state import KEEPING, TURN, SintraState
 
 NC = NUM_COLORS
 
 
-def layout(players: int, factories: int, track_length: int) -> list[tuple[str, tuple[int, ...]]]:
+def layout(players: int, factories: int, track_length: int) -> Layout:
     """The named pieces of the flat observation vector, in order, with their shapes."""
     return [
         ("round", (ROUNDS,)),  # one-hot
@@ -39,7 +41,7 @@ def layout(players: int, factories: int, track_length: int) -> list[tuple[str, t
     ]
 
 
-def observe(state: SintraState, seat: int, views: dict) -> None:
+def observe(state: SintraState, seat: int, views: dict[str, Any]) -> None:
     """Fill zeroed ``views`` (arrays shaped as in ``layout``) with the position seen by ``seat``."""
     n = state.game.players
     views["round"][state.round - 1] = 1

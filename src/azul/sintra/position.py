@@ -102,7 +102,7 @@ def state_to_json(state: SintraState) -> dict[str, Any]:
 
     players = []
     for p in range(game.players):
-        strips = []
+        strips: list[dict[str, object] | None] = []  # None: a removed strip
         for slot in range(SLOTS):
             i = p * SLOTS + slot
             if state.strips[i] < 0:

@@ -79,8 +79,8 @@ def render_text(state: SintraState, color: bool = False) -> str:
         out.append(line.format(seat=p, score=state.points[p], track=track, lost=state.lost[p]))
         out[-1] += extra
         g = state.glazier[p]
-        marks = "   ".join("v" if s == g else " " for s in range(SLOTS)).rstrip()
-        out.append(f"    {glazier:<{width}}" + marks)
+        pawn = "   ".join("v" if s == g else " " for s in range(SLOTS)).rstrip()
+        out.append(f"    {glazier:<{width}}" + pawn)
         out.append(f"    {strip:<{width}}" + "   ".join(str(s + 1) for s in range(SLOTS)))
         for k in range(SPACES):
             row = []

@@ -34,6 +34,9 @@ TURN, KEEPING, OVER = range(3)
 KIND_NAMES = ("play", "keep", "over")
 # Kinds of pending random draws, each a tuple (kind, a, b).
 FIRST, STRIP, SIDE, ORDER, INDICATOR, FACTORY = range(6)
+Deal = tuple[int, int, int]
+"""A pending draw (kind, a, b): a, b the seat and slot of a STRIP or SIDE draw, a the indicator
+space of an ORDER draw or the factory of a FACTORY draw; 0 where unused."""
 CELLS = SLOTS * SPACES
 WINDOW_FRAMES = SLOTS * FRAMES
 FULL = (1 << SPACES) - 1
@@ -48,6 +51,8 @@ class SintraState(DealtState):
 
     KIND_NAMES = KIND_NAMES
     OVER = OVER
+    game: SintraGame
+    deals: list[Deal]
 
     __slots__ = (
         "bag",
@@ -97,7 +102,7 @@ class SintraState(DealtState):
         first = game.options["first_player"]
         self.start = self.player = 0 if first is None else first
         # setup order (rules 2): first player, strips slot by slot, rounds II-VI, round I, factories
-        deals: list[tuple[int, int, int]] = [(FIRST, 0, 0)] if first is None else []
+        deals: list[Deal] = [(FIRST, 0, 0)] if first is None else []
         for p in range(n):
             for slot in range(SLOTS):
                 deals += [(STRIP, p, slot), (SIDE, p, slot)]
@@ -108,7 +113,7 @@ class SintraState(DealtState):
         if not game.explicit_chance:
             self._draw_all()
 
-    def _factory_deals(self) -> list[tuple[int, int, int]]:
+    def _factory_deals(self) -> list[Deal]:
         return [
             (FACTORY, f, 0)
             for f in range(1, self.game.factories + 1)

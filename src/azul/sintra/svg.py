@@ -124,7 +124,9 @@ def _others(state: SintraState, seat: int | None) -> list[int]:
     return [(seat + k) % n for k in range(1, n)]
 
 
-def _grid(count: int, w: float, h: float, size: tuple[float, float], cap: float):
+def _grid(
+    count: int, w: float, h: float, size: tuple[float, float], cap: float
+) -> tuple[int, float]:
     """The columns and scale that fit ``count`` boards of ``size`` in w x h (gaps of 20)."""
     best = (1, 0.0)
     for cols in range(1, count + 1):
@@ -162,7 +164,8 @@ def _wide(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
     out, _ = _title_bar(pen, WIDE, False)
     table, table_h = _wide_table(pen, 20, TOP + 12)
     out += table
-    x0, y0 = 20 + RING + 20, TOP + 12
+    x0: float = 20 + RING + 20
+    y0 = TOP + 12
     side = SIZES["side"]
     bottom = TOP + 12 + table_h
     others = _others(state, seat)

@@ -99,7 +99,7 @@ class _Board:
             points=points,
         )
         out = [f'<circle cx="24" cy="24" r="10" fill="{SEATS[p % len(SEATS)]}" stroke="{LEAD}"/>']
-        x = self.w - 14
+        x: float = self.w - 14
         if state.current_player() == p:
             words = "\u25b6 " + pen.tr("to move")
             size = fit(words, 130, 18, True)
@@ -288,6 +288,7 @@ class _Board:
         values = state.game.components.track
         n = len(values)
         spaces = []
+        boxes: list[tuple[float, float, float, float]]  # x, y, width, height of each space
         if self.track == "side":
             x0, y0, w, h = TRACK_X, GLAZ_Y, TRACK_W, BONUS_Y + 30 - GLAZ_Y
             icon = _shard(x0 + w / 2, y0 + 20)

@@ -56,11 +56,11 @@ class Pen:
         """The colour's name in the drawing's language."""
         return self.gettext(self.state.game.components.colors[c])
 
-    def tr(self, template: str, **fields) -> str:
+    def tr(self, template: str, **fields: object) -> str:
         """A template translated, formatted and escaped for SVG text."""
         return escape(self.gettext(template).format(**fields))
 
-    def ntr(self, singular: str, plural: str, n: int, **fields) -> str:
+    def ntr(self, singular: str, plural: str, n: int, **fields: object) -> str:
         """The form of a template that ``n`` needs, translated, formatted and escaped."""
         return escape(self.ngettext(singular, plural, n).format(**fields))
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from azul.core.api import Target
 from azul.sintra.actions import BACK, BREAK, KEEP, PLAY
 from azul.sintra.data import JOKER, NUM_COLORS, SLOTS, SPACES
 from azul.sintra.state import SintraState
 
 
-def action_targets(state: SintraState, action: int) -> list[dict[str, str]]:
+def action_targets(state: SintraState, action: int) -> list[Target]:
     """The elements clicked, in order, to choose ``action``: a factory's or the centre's
     pieces then a strip or the track; the glazier (back); a piece to keep."""
     if state.deals or state.is_terminal():
@@ -37,7 +38,7 @@ def action_targets(state: SintraState, action: int) -> list[dict[str, str]]:
     return [{"seat": seat, "keep": letters[x]}]
 
 
-def action_marks(state: SintraState, action: int) -> list[dict[str, str]]:
+def action_marks(state: SintraState, action: int) -> list[Target]:
     """Where ``action`` (legal in ``state``) leaves its pieces, as elements of the drawing
     after it: the strip placed on, the track if the marker moves, the window furnished."""
     if state.deals or state.is_terminal():
