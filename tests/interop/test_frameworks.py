@@ -1,6 +1,7 @@
 """OpenSpiel, PettingZoo and Gymnasium adapters, checked with each framework's own tests."""
 
 import functools
+import json
 
 import numpy as np
 import pytest
@@ -14,8 +15,10 @@ from gymnasium.utils.env_checker import check_env
 from open_spiel.python.algorithms import mcts
 from pettingzoo.test import api_test, seed_test
 
+import azul
 from azul.interop import openspiel
 from azul.interop.gym import make
+from azul.interop.observation import observation
 from azul.interop.pettingzoo import env
 
 openspiel.register()
@@ -92,7 +95,7 @@ def test_pettingzoo_rewards_at_the_end():
             e.step(None)
             continue
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    scores = e.state.scores()
+    scores = e.game_state.scores()
     assert totals["player_0"] == scores[0] - scores[1]
     assert "Stained Glass" in e.render()
 
@@ -116,3 +119,84 @@ def test_gymnasium_episode_against_bots():
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     _, reward, done, _, info = e.step(illegal)
     assert done and reward == -1.0 and info["illegal"]
+
+
+@pytest.mark.parametrize("name", sorted(azul.GAMES))
+def test_openspiel_parameters_are_the_games_options(name):
+    game = pyspiel.load_game(f"azul_{name}")
+    options = dict(azul.load_game(name).options)
+    del options["explicit_chance"]  # the adapter's: every draw is a chance node
+    if options["first_player"] is None:
+        options["first_player"] = -1
+    options = {k: v for k, v in options.items() if v is not None}  # pyspiel has no None
+    assert game.get_parameters() == options
+    assert game.azul.options["explicit_chance"] is True
+
+
+def test_openspiel_sets_any_rule_option():
+    game = pyspiel.load_game("azul_pavilion", {"round6_leftovers": "at_pass", "players": 3})
+    assert game.azul.options["round6_leftovers"] == "at_pass"
+    assert game.new_initial_state().azul.game.options["round6_leftovers"] == "at_pass"
+    assert "round6_leftovers=at_pass" in str(game)
+    with pytest.raises(azul.OptionError, match="round6_leftovers"):
+        pyspiel.load_game("azul_pavilion", {"round6_leftovers": "never"})
+    again = pyspiel.load_game(str(game))
+    assert again.azul.options == game.azul.options
+
+
+def test_openspiel_takes_a_game_registered_later():
+    azul.GAMES.register("mini", "tests.minigame:MiniGame")
+    try:
+        openspiel.register()
+        game = pyspiel.load_game("azul_mini")
+        assert game.get_parameters() == {"players": 2, "first_player": 0}
+        assert game.get_type().min_num_players == game.get_type().max_num_players == 2
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    finally:
+        azul.GAMES.unregister("mini")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_openspiel_observation_string_is_the_public_view(name):
+    game = pyspiel.load_game(name, {"first_player": 1})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    for seat in range(game.num_players()):
+        head, text = state.observation_string(seat).split("\n", 1)
+        assert head == f"seat {seat}"
+        assert json.loads(text) == state.azul.public_view(seat)
+        assert "rng" not in json.loads(text)
+
+
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_what_agents_see_does_not_depend_on_the_generator(game):
+    """Observations and renderings show no trace of the generator's state (which predicts
+    every draw): another generator, the same observations."""
+    e = env(game, render_mode="ansi")
+    e.reset(seed=5)
+    g = make(game, render_mode="ansi")
+    g.reset(seed=5)
+    before = (e.render(), e.observe("player_1"), g.render(), observation(g.state, 0))
+    e.game_state.reseed(123456789)
+    g.state.reseed(987654321)
+    after = (e.render(), e.observe("player_1"), g.render(), observation(g.state, 0))
+    assert before[0] == after[0] and before[2] == after[2]
+    assert all(np.array_equal(before[1][k], after[1][k]) for k in before[1])
+    assert np.array_equal(before[3], after[3])
+
+
+def test_the_environments_ask_for_a_reset_first():
+    from gymnasium.error import ResetNeeded
+
+    e = env("pavilion")
+    with pytest.raises(ResetNeeded):
+        e.game_state  # noqa: B018
+    assert env("pavilion", render_mode="ansi").render() is None
+    with pytest.raises(ResetNeeded):
+        make("pavilion").step(0)

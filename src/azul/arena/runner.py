@@ -4,7 +4,7 @@ seeds (with iteration limits, which do not depend on the machine's speed)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -29,6 +29,7 @@ def run_jobs(
     progress: bool = True,
 ) -> list[GameResult]:
     """Play every job and return the results in job order."""
+    results: Iterable[GameResult]
     if backend == "local":
         results = _local(jobs, workers)
     elif backend == "ray":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from azul.arena.match import GameResult
 from azul.i18n import _
@@ -101,11 +102,11 @@ def rate(results: list[GameResult]) -> dict[str, tuple[float, float]]:
     """openskill (Plackett-Luce) ratings from every game's ranking; {} without openskill.
     A bot in several seats of one game is rated once, by its best seat."""
     try:
-        from openskill.models import PlackettLuce
+        from openskill.models import PlackettLuce, PlackettLuceRating
     except ImportError:
         return {}
     model = PlackettLuce()
-    players = {}
+    players: dict[str, PlackettLuceRating] = {}
     for r in results:
         best: dict[str, int] = {}
         for seat, bot in enumerate(r.seats):
@@ -122,7 +123,7 @@ def rate(results: list[GameResult]) -> dict[str, tuple[float, float]]:
     return {b: (p.mu, p.sigma) for b, p in players.items()}
 
 
-def as_rows(stats: list[BotStats]) -> list[dict]:
+def as_rows(stats: list[BotStats]) -> list[dict[str, Any]]:
     return [asdict(s) for s in stats]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from azul.arena.match import GameResult, schedule
-from azul.arena.runner import run_jobs
+from azul.arena.runner import Job, run_jobs
 from azul.arena.stats import BotStats, as_rows, summarize
 from azul.bots import Limit
 from azul.bots.spec import BotSpec
@@ -25,7 +25,7 @@ def match_jobs(
     games: int,
     seed: int,
     limit: Limit | None,
-) -> list:
+) -> list[Job]:
     """Jobs for at least ``games`` games: whole deals, each with every seat assignment."""
     per_deal = len(schedule(lineup, players, 1, seed))
     deals = max(1, -(-games // per_deal))
@@ -41,16 +41,16 @@ def tournament_jobs(
     games: int,
     seed: int,
     limit: Limit | None,
-) -> list:
+) -> list[Job]:
     """A round robin: a match of ``games`` games between every pair of bots."""
-    jobs = []
+    jobs: list[Job] = []
     for i, (a, b) in enumerate(combinations(bots, 2)):
         jobs += match_jobs(game, options, [a, b], players, games, seed + 100_000 * i, limit)
     return jobs
 
 
 def run(
-    jobs: list,
+    jobs: list[Job],
     backend: str = "local",
     workers: int = 1,
     address: str | None = None,

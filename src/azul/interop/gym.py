@@ -12,21 +12,25 @@ loss (``info["illegal"]`` says why) unless ``illegal="raise"``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 import azul
+from azul.bots.base import Bot
 from azul.bots.spec import BotSpec
 from azul.core.errors import IllegalMoveError, OptionError
 from azul.interop.observation import Observer, action_mask
 
+Observation = dict[str, np.ndarray]
+Step = tuple[Observation, float, bool, bool, dict[str, Any]]
 
-class AzulSingleAgentEnv(gym.Env):
-    metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
 
+# gymnasium types a Dict space's elements as dict[str, Space], hence dict[str, Any] here
+class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
     def __init__(
         self,
         game: str = "pavilion",
@@ -37,6 +41,7 @@ class AzulSingleAgentEnv(gym.Env):
         render_mode: str | None = None,
         **options: Any,
     ):
+        self.metadata = {"render_modes": ["ansi"]}
         self.game = azul.load_game(game, **options)
         n = self.game.info.num_players
         opponents = opponents or ["random"]
@@ -66,9 +71,17 @@ class AzulSingleAgentEnv(gym.Env):
         )
         self.action_space = spaces.Discrete(size)
         self._observer = Observer(self.game)
-        self.state: azul.State | None = None
+        self.state: azul.State | None = None  # the episode's, once reset
+        self.bots: dict[int, Bot] = {}
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def _playing(self) -> azul.State:
+        if self.state is None:
+            raise ResetNeeded("call reset() before step()")
+        return self.state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**31))
         self.state = self.game.new_initial_state(game_seed)
@@ -81,40 +94,46 @@ class AzulSingleAgentEnv(gym.Env):
 
     def _advance(self) -> None:
         """Play chance and the bots until the agent decides or the game ends."""
-        while not self.state.is_terminal():
-            if self.state.is_chance_node():
-                outcomes, probs = zip(*self.state.chance_outcomes(), strict=True)
-                self.state.apply_action(int(self.np_random.choice(outcomes, p=probs)))
-            elif self.state.current_player() != self.seat:
-                p = self.state.current_player()
-                self.state.apply_action(self.bots[p].choose(self.state))
+        state = self._playing()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(self.np_random.choice(outcomes, p=probs)))
+            elif state.current_player() != self.seat:
+                state.apply_action(self.bots[state.current_player()].choose(state))
             else:
                 return
 
-    def _obs(self) -> dict[str, np.ndarray]:
-        obs = self._observer.set_from(self.state, self.seat).copy()
-        return {"observation": obs, "action_mask": action_mask(self.state)}
+    def _obs(self) -> Observation:
+        state = self._playing()
+        obs = self._observer.set_from(state, self.seat).copy()
+        return {"observation": obs, "action_mask": action_mask(state)}
 
-    def step(self, action: int):
+    def step(self, action: int | np.integer[Any]) -> Step:
+        state = self._playing()
         try:
-            self.state.apply_action(int(action))
+            state.apply_action(int(action))
         except IllegalMoveError as e:
             if self.illegal == "raise":
                 raise
             return self._obs(), -1.0, True, False, {"illegal": str(e)}
         self._advance()
-        if not self.state.is_terminal():
+        if not state.is_terminal():
             return self._obs(), 0.0, False, False, {}
-        return self._obs(), self._final_reward(), True, False, {"scores": self.state.scores()}
+        return self._obs(), self._final_reward(), True, False, {"scores": state.scores()}
 
     def _final_reward(self) -> float:
+        state = self._playing()
         if self.reward_kind == "win":
-            return float(self.state.returns()[self.seat])
-        scores = self.state.scores()
+            return float(state.returns()[self.seat])
+        scores = state.scores()
         return float(scores[self.seat] - max(s for i, s in enumerate(scores) if i != self.seat))
 
     def render(self) -> str | None:
-        return self.state.render() if self.render_mode == "ansi" else None
+        """The table as text (``render_mode="ansi"``): what every player sees."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return self.state.render()
 
 
 def make(game: str = "pavilion", **kwargs: Any) -> AzulSingleAgentEnv:

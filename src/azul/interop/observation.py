@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from azul.core.api import Game, State
@@ -11,7 +13,7 @@ class Observer:
     """A reusable observation buffer for one game: ``tensor`` (flat) and ``dict`` (named views
     sharing its memory), filled by ``set_from(state, seat)``."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game[Any]):
         self.game = game
         layout = game.observation_layout()
         self.tensor = np.zeros(game.info.observation_shape, np.float32)

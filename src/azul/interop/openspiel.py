@@ -1,16 +1,21 @@
-"""Both games as OpenSpiel (pyspiel) Python games.
+"""Every game of ``azul.GAMES`` as an OpenSpiel (pyspiel) Python game named ``azul_<name>``.
 
     >>> from azul.interop import openspiel
     >>> openspiel.register()
     >>> game = pyspiel.load_game("azul_pavilion", {"players": 3, "board": "grey"})
 
-Every random draw is an explicit chance node with exact probabilities; observations are the
-games' fixed-shape vectors (docs/observations.md) from the observing player's seat.
+A game's parameters are its options with their defaults, except ``explicit_chance``: every
+random draw is an explicit chance node with exact probabilities. pyspiel has no None:
+``first_player`` -1 stands for None (the first player drawn at random); any other option whose
+default is None is left at None, as pyspiel could not give it a type (a text parameter holding
+a number would not survive pyspiel's game string). Observations are the games' fixed-shape
+vectors (docs/observations.md) and, as text, the public view from the observing player's seat.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, ClassVar
 
 import pyspiel
 
@@ -18,25 +23,55 @@ import azul
 from azul.core.api import CHANCE, TERMINAL
 from azul.interop.observation import Observer
 
-# OpenSpiel name -> (game, parameters with their defaults). first_player -1 draws the first
-# player at random (a chance node).
-PARAMETERS: dict[str, tuple[str, dict[str, Any]]] = {
-    "azul_pavilion": ("pavilion", {"players": 2, "board": "coloured", "first_player": -1}),
-    "azul_sintra": ("sintra", {"players": 2, "side": "A", "first_player": -1}),
-}
+PREFIX = "azul_"
+FIXED = "explicit_chance"  # the adapter's: every draw is a chance node
+NO_SEAT = -1  # first_player: none, drawn at random
 
 
-def _game_type(short_name: str, params: dict[str, Any]) -> pyspiel.GameType:
+def parameters(name: str) -> dict[str, Any]:
+    """The pyspiel parameters of the game ``name`` with their defaults: its options (see the
+    module's notes)."""
+    params: dict[str, Any] = {}
+    for key, value in azul.load_game(name).options.items():
+        if key == "first_player" and value is None:
+            params[key] = NO_SEAT
+        elif key != FIXED and value is not None:
+            params[key] = value
+    return params
+
+
+def _options(params: dict[str, Any]) -> dict[str, Any]:
+    """The azul game's options from pyspiel parameters."""
+    options = dict(params)
+    if options.get("first_player") == NO_SEAT:
+        options["first_player"] = None
+    return options
+
+
+def _players(name: str) -> tuple[int, int]:
+    """The fewest and most players the game ``name`` takes (its default, and 1..8 tried)."""
+    allowed = [azul.load_game(name).info.num_players]
+    for n in range(1, 9):
+        try:
+            azul.load_game(name, players=n)
+        except azul.OptionError:
+            continue
+        allowed.append(n)
+    return min(allowed), max(allowed)
+
+
+def _game_type(name: str, params: dict[str, Any]) -> pyspiel.GameType:
+    low, high = _players(name)
     return pyspiel.GameType(
-        short_name=short_name,
-        long_name=f"Azul ({PARAMETERS[short_name][0]})",
+        short_name=PREFIX + name,
+        long_name=f"Azul ({name})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=4,
-        min_num_players=2,
+        max_num_players=high,
+        min_num_players=low,
         provides_information_state_string=False,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -46,20 +81,19 @@ def _game_type(short_name: str, params: dict[str, Any]) -> pyspiel.GameType:
 
 
 class AzulSpielGame(pyspiel.Game):
-    """A pyspiel game around an azul game with explicit chance."""
+    """A pyspiel game around an azul game (``.azul``) with explicit chance. ``register``
+    makes a subclass per game, which sets the class variables."""
 
-    short_name = ""
+    name: ClassVar[str]
+    game_type: ClassVar[pyspiel.GameType]
+    defaults: ClassVar[dict[str, Any]]  # the parameters
 
     def __init__(self, params: dict[str, Any] | None = None):
-        name, defaults = PARAMETERS[self.short_name]
-        params = {**defaults, **(params or {})}
-        options = {k: v for k, v in params.items() if k != "first_player"}
-        if params["first_player"] >= 0:
-            options["first_player"] = params["first_player"]
-        self.azul = azul.load_game(name, explicit_chance=True, **options)
+        params = {**self.defaults, **(params or {})}
+        self.azul = azul.load_game(self.name, explicit_chance=True, **_options(params))
         info = self.azul.info
         super().__init__(
-            _game_type(self.short_name, defaults),
+            self.game_type,
             pyspiel.GameInfo(
                 num_distinct_actions=info.num_distinct_actions,
                 max_chance_outcomes=info.max_chance_outcomes,
@@ -75,18 +109,12 @@ class AzulSpielGame(pyspiel.Game):
     def new_initial_state(self) -> AzulSpielState:
         return AzulSpielState(self, self.azul.new_initial_state(0))
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> AzulObserver:
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> AzulObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         return AzulObserver(self.azul)
-
-
-class PavilionSpielGame(AzulSpielGame):
-    short_name = "azul_pavilion"
-
-
-class SintraSpielGame(AzulSpielGame):
-    short_name = "azul_sintra"
 
 
 class AzulSpielState(pyspiel.State):
@@ -99,9 +127,9 @@ class AzulSpielState(pyspiel.State):
     def current_player(self) -> int:
         p = self.azul.current_player()
         if p == CHANCE:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         if p == TERMINAL:
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         return p
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -129,7 +157,7 @@ class AzulSpielState(pyspiel.State):
 class AzulObserver:
     """The PyObserver interface: ``tensor``, ``dict``, ``set_from`` and ``string_from``."""
 
-    def __init__(self, game: azul.Game):
+    def __init__(self, game: azul.Game[Any]):
         self._observer = Observer(game)
         self.tensor = self._observer.tensor
         self.dict = self._observer.dict
@@ -138,14 +166,33 @@ class AzulObserver:
         self._observer.set_from(state.azul, player)
 
     def string_from(self, state: AzulSpielState, player: int) -> str:
-        return f"seat {player}\n{state.azul.render()}"
+        """What ``player`` may know of the position: its public view, as JSON text."""
+        view = json.dumps(state.azul.public_view(player), sort_keys=True, separators=(",", ":"))
+        return f"seat {player}\n{view}"
 
 
 def register() -> None:
-    """Make ``pyspiel.load_game("azul_pavilion")`` and ``"azul_sintra"`` work (idempotent)."""
-    for cls in (PavilionSpielGame, SintraSpielGame):
-        if cls.short_name not in pyspiel.registered_names():
-            pyspiel.register_game(_game_type(cls.short_name, PARAMETERS[cls.short_name][1]), cls)
+    """Make ``pyspiel.load_game("azul_<name>")`` work for every game of ``azul.GAMES``
+    (idempotent: a game registered in azul later is added by calling it again)."""
+    known = set(pyspiel.registered_names())
+    for name in sorted(azul.GAMES):
+        if PREFIX + name in known:
+            continue
+        params = parameters(name)
+        game_type = _game_type(name, params)
+        # a class, not a closure: pyspiel keeps it until after Python has shut down, and a
+        # class (unlike a function object) is never freed then
+        cls = type(
+            f"AzulSpielGame_{name}",
+            (AzulSpielGame,),
+            {
+                "__module__": __name__,
+                "name": name,
+                "game_type": game_type,
+                "defaults": params,
+            },
+        )
+        pyspiel.register_game(game_type, cls)
 
 
-__all__ = ["AzulObserver", "AzulSpielGame", "AzulSpielState", "register"]
+__all__ = ["AzulObserver", "AzulSpielGame", "AzulSpielState", "parameters", "register"]

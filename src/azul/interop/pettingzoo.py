@@ -8,28 +8,28 @@ Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``
 observing agent's seat (docs/observations.md). Rewards come at the end: +1 / -1 / 0 split as in
 ``State.returns()`` (winners share +1), or with ``reward="score"`` each agent's score minus the
 best other score. Draws come from the game's own generator, seeded by ``reset(seed=...)``.
+The azul state of the episode is ``game_state`` (``state()`` is PettingZoo's global state).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 
 import azul
-from azul.core.errors import OptionError
+from azul.core.errors import IllegalMoveError, OptionError
 from azul.interop.observation import Observer, action_mask
 
+# gymnasium types a Dict space's elements as dict[str, Space], hence dict[str, Any] here;
+# an action is an id, None for an agent that is done
+Action = int | np.integer[Any] | None
 
-class AzulEnv(AECEnv):
-    metadata: ClassVar[dict] = {
-        "render_modes": ["ansi"],
-        "name": "azul_v0",
-        "is_parallelizable": False,
-    }
 
+class AzulEnv(AECEnv[str, dict[str, Any], Action]):
     def __init__(
         self,
         game: str = "pavilion",
@@ -45,7 +45,11 @@ class AzulEnv(AECEnv):
         self.game = azul.load_game(game, **options)
         self.reward_kind = reward
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"azul_{game}_v0"}
+        self.metadata = {
+            "render_modes": ["ansi"],
+            "name": f"azul_{game}_v0",
+            "is_parallelizable": False,
+        }
         n = self.game.info.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -58,23 +62,32 @@ class AzulEnv(AECEnv):
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),
             }
         )
-        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.observation_spaces: dict[str, spaces.Space[dict[str, Any]]] = {
+            a: obs for a in self.possible_agents
+        }
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._observer = Observer(self.game)
         self._next_seed = 0
-        self.state: azul.State | None = None
+        self._game_state: azul.State | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    @property
+    def game_state(self) -> azul.State:
+        """The azul state of the episode (after ``reset()``)."""
+        if self._game_state is None:
+            raise ResetNeeded("call reset() first")
+        return self._game_state
+
+    def observation_space(self, agent: str) -> spaces.Space[dict[str, Any]]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Action]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = self._next_seed
         self._next_seed = seed + 1
-        self.state = self.game.new_initial_state(seed)
+        self._game_state = self.game.new_initial_state(seed)
         self._settle(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -82,52 +95,58 @@ class AzulEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player()]
+        self.agent_selection = self.possible_agents[self.game_state.current_player()]
         for space in self.action_spaces.values():
             space.seed(seed)
 
     def _settle(self, seed: int) -> None:
         """Explicit-chance games: draws sampled from the env's own seeded generator."""
-        if self.state.is_chance_node():
+        state = self.game_state
+        if state.is_chance_node():
             rng = np.random.default_rng(seed)
-            while self.state.is_chance_node():
-                outcomes, probs = zip(*self.state.chance_outcomes(), strict=True)
-                self.state.apply_action(int(rng.choice(outcomes, p=probs)))
+            while state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = self._observer.set_from(self.state, self._seat[agent]).copy()
+        state = self.game_state
+        obs = self._observer.set_from(state, self._seat[agent]).copy()
         mask = np.zeros(self.game.info.num_distinct_actions, np.int8)
-        if agent == self.agent_selection and not self.state.is_terminal():
-            mask = action_mask(self.state)
+        if agent == self.agent_selection and not state.is_terminal():
+            mask = action_mask(state)
         return {"observation": obs, "action_mask": mask}
 
-    def step(self, action: int) -> None:
+    def step(self, action: Action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise IllegalMoveError("an action is an int, not None (the agent is not done)")
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(int(action))  # raises IllegalMoveError on an illegal action
-        self._settle(len(self.state.history()))
-        if self.state.is_terminal():
+        state = self.game_state
+        state.apply_action(int(action))  # raises IllegalMoveError on an illegal action
+        self._settle(len(state.history()))
+        if state.is_terminal():
             self.rewards = dict(zip(self.agents, self._final_rewards(), strict=True))
             self.terminations = {a: True for a in self.agents}
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player()]
+            self.agent_selection = self.possible_agents[state.current_player()]
         self._accumulate_rewards()
 
     def _final_rewards(self) -> list[float]:
         if self.reward_kind == "win":
-            return [float(r) for r in self.state.returns()]
-        scores = self.state.scores()
+            return [float(r) for r in self.game_state.returns()]
+        scores = self.game_state.scores()
         return [
             float(s - max(x for j, x in enumerate(scores) if j != i)) for i, s in enumerate(scores)
         ]
 
     def render(self) -> str | None:
-        if self.render_mode == "ansi":
-            return self.state.render()
-        return None
+        """The table as text (``render_mode="ansi"``): what every player sees."""
+        if self.render_mode != "ansi" or self._game_state is None:
+            return None
+        return self._game_state.render()
 
     def close(self) -> None:
         pass

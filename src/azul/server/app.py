@@ -7,18 +7,22 @@ import asyncio
 import json
 import logging
 import re
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
+from pydantic.config import JsonDict
+from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
+from starlette.types import Message, Scope
 
 import azul
 from azul import i18n
@@ -38,8 +42,52 @@ def _token() -> Any:
     return Field(max_length=64, description="a seat's or the spectators' secret token")
 
 
-GameName = Literal[tuple(sorted(azul.GAMES))]  # type: ignore[valid-type]
-Level = Literal[tuple(LEVELS)]  # type: ignore[valid-type]
+def _alternatives(names: list[str]) -> str:
+    """``'a', 'b' or 'c'``, as pydantic names the values of a Literal."""
+    quoted = [repr(n) for n in names]
+    if len(quoted) < 2:
+        return "".join(quoted)
+    return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _one_of(names: Callable[[], list[str]]) -> Callable[[Any], str]:
+    """A check that a value is one of ``names()`` as they are when a request comes, refusing
+    it as pydantic refuses a value outside a Literal."""
+
+    def check(value: Any) -> str:
+        known = names()
+        if not isinstance(value, str) or value not in known:
+            raise PydanticCustomError(
+                "literal_error", "Input should be {expected}", {"expected": _alternatives(known)}
+            )
+        return value
+
+    return check
+
+
+def _listing(names: Callable[[], list[str]]) -> Callable[[JsonDict], None]:
+    """The schema's list of the values ``names()`` when the schema is made."""
+
+    def schema(field: JsonDict) -> None:
+        field["enum"] = list(names())
+
+    return schema
+
+
+def _games() -> list[str]:
+    return sorted(azul.GAMES)  # a game registered after the app is built is taken too
+
+
+def _levels() -> list[str]:
+    return list(LEVELS)
+
+
+GameName = Annotated[
+    str, BeforeValidator(_one_of(_games)), Field(json_schema_extra=_listing(_games))
+]
+Level = Annotated[
+    str, BeforeValidator(_one_of(_levels)), Field(json_schema_extra=_listing(_levels))
+]
 
 
 class SeatSpec(BaseModel):
@@ -129,7 +177,11 @@ def _language(request: HTTPConnection) -> str:
     wanted = [request.query_params.get("lang")]
     for part in request.headers.get("accept-language", "")[:200].split(","):
         wanted.append(part.split(";")[0].strip())
-    return next((i18n.supported(t) for t in wanted if i18n.supported(t)), i18n.DEFAULT)
+    for tag in wanted:
+        lang = i18n.supported(tag)
+        if lang:
+            return lang
+    return i18n.DEFAULT
 
 
 def _client(request: HTTPConnection) -> str:
@@ -157,6 +209,19 @@ def _invalid(exc: RequestValidationError) -> Invalid:
     return Invalid(template, where=where, expected=expected)
 
 
+def _rules(lang: str) -> dict[str, str]:
+    """The rules summary of each game in ``lang``, for the games that have one."""
+    summaries = {}
+    for name in sorted(azul.GAMES):
+        try:
+            text = azul.load_game(name).rules_summary(lang)
+        except FileNotFoundError:  # i18n.rules: no rules file for this game
+            text = None
+        if text is not None:
+            summaries[name] = text
+    return summaries
+
+
 def create_app(
     database: str | None = None,
     executor: Executor | None = None,
@@ -170,7 +235,7 @@ def create_app(
     connections = Connections(settings.sockets_per_client)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         tidy = asyncio.ensure_future(lobby.keep_tidy(min(30.0, settings.idle_seconds / 2)))
         yield
         tidy.cancel()
@@ -179,7 +244,7 @@ def create_app(
     app = FastAPI(title="Azul games", version=azul.__version__, lifespan=lifespan)
     app.state.lobby = lobby
 
-    def too_large(scope: dict) -> str:
+    def too_large(scope: Scope) -> str:
         limit = TooLarge("the request body is over {n} bytes", n=settings.max_body)
         return limit.translate(i18n.in_language(_language(HTTPConnection(scope))))
 
@@ -208,7 +273,7 @@ def create_app(
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
         log.exception("internal error on %s %s", request.method, request.url.path)
-        gettext = i18n.in_language(_language(request))
+        gettext: Callable[[str], str] = i18n.in_language(_language(request))
         return JSONResponse({"error": gettext("internal error: the server could not answer")}, 500)
 
     def ask(gid: str) -> dict[str, Any]:
@@ -222,7 +287,7 @@ def create_app(
         }
 
     @app.get("/api/games", operation_id="list_games", responses=responses())
-    async def list_games() -> list[dict]:
+    async def list_games() -> list[dict[str, Any]]:
         """The public games, newest first: their open seats to join, and links to watch."""
         return await lobby.lobby()
 
@@ -242,7 +307,7 @@ def create_app(
             },
         },
     )
-    async def new_game(body: NewGame, request: Request) -> dict:
+    async def new_game(body: NewGame, request: Request) -> dict[str, Any]:
         rates.hit("create", _client(request))
         seats = [s.model_dump() for s in body.seats]
         return await lobby.create(body.game, body.options, seats, body.seed, body.public)
@@ -250,13 +315,13 @@ def create_app(
     @app.post(
         "/api/games/{game_id}/join", operation_id="join", responses=responses(400, 404, 409, 429)
     )
-    async def join(game_id: str, body: Join, request: Request) -> dict:
+    async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
         """Take an open seat of a public game: the answer holds the seat's token."""
         rates.hit("create", _client(request))
         return await lobby.join(game_id, body.seat, body.name)
 
     @app.get("/api/stats", operation_id="stats", responses=responses())
-    async def get_stats() -> dict:
+    async def get_stats() -> dict[str, Any]:
         """Tables in memory, people's moves since the start, and the server's time per move
         (checks, commit and live views, not bots thinking)."""
         return lobby.stats()
@@ -287,7 +352,7 @@ def create_app(
         operation_id="rematch",
         responses=responses(403, 404, 409, 429),
     )
-    async def post_rematch(game_id: str, body: Token, request: Request) -> dict:
+    async def post_rematch(game_id: str, body: Token, request: Request) -> dict[str, Any]:
         """A new deal of a finished game with the same seats: its id and your token there (the
         first to ask creates it; the others find it in their views)."""
         rates.hit("create", _client(request))
@@ -317,7 +382,7 @@ def create_app(
         return Response(svg, media_type="image/svg+xml")
 
     @app.get("/api/i18n/{lang}", operation_id="get_catalog", responses=responses(404))
-    async def get_catalog(lang: str) -> dict:
+    async def get_catalog(lang: str) -> dict[str, Any]:
         """The browser client's words in ``lang`` (msgid: text), and the rules summaries."""
         if lang not in i18n.LANGUAGES:
             raise NotFound(
@@ -329,7 +394,7 @@ def create_app(
             "lang": lang,
             "languages": i18n.LANGUAGES,
             "messages": i18n.catalog(lang),
-            "rules": {game: i18n.rules(game, lang) for game in sorted(azul.GAMES)},
+            "rules": _rules(lang),
         }
 
     @app.post(
@@ -337,7 +402,7 @@ def create_app(
         operation_id="post_hint",
         responses=responses(403, 404, 409, 429),
     )
-    async def post_hint(game_id: str, body: Token, request: Request) -> list[dict]:
+    async def post_hint(game_id: str, body: Token, request: Request) -> list[dict[str, Any]]:
         """A bot's three best moves for the seat to move."""
         rates.hit("hint", _client(request))
         return await lobby.hint(game_id, body.token)
@@ -398,10 +463,10 @@ def create_app(
             lobby.unsubscribe(table, listener)
             connections.leave(client)
 
-    async def _ws_move(game_id: str, token: str, message: dict, lang: str) -> str | None:
+    async def _ws_move(game_id: str, token: str, message: Message, lang: str) -> str | None:
         """A move sent over the WebSocket, {"action": id} or {"move": text}: the new view
         reaches every listener; an error is answered to this client only."""
-        gettext = i18n.in_language(lang)
+        gettext: Callable[[str], str] = i18n.in_language(lang)
         raw = message.get("text") or message.get("bytes") or ""
         if len(raw) > settings.max_body:
             return TooLarge("the message is over {n} bytes", n=settings.max_body).translate(gettext)

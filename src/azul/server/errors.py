@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 from azul.core.errors import AzulError
@@ -28,7 +30,7 @@ class TooLarge(AzulError):
 class TooMany(AzulError):
     """Over a rate or connection limit; ``retry_after`` seconds until it is allowed again."""
 
-    def __init__(self, message: str = "", retry_after: int = 60, **fields):
+    def __init__(self, message: str = "", retry_after: int = 60, **fields: Any):
         super().__init__(message, **fields)
         self.retry_after = retry_after
 
@@ -61,7 +63,7 @@ class ErrorBody(BaseModel):
     error: str = Field(description="what is wrong, in the client's language")
 
 
-def responses(*codes: int) -> dict[int | str, dict]:
+def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI description of an endpoint's error responses."""
     meaning = {
         400: "a bad request: an illegal move, a bad option, a bad value",

@@ -7,17 +7,15 @@ import json
 import math
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from azul.server.errors import TooMany
-
-Scope = dict[str, Any]
-ASGIApp = Callable[[Scope, Callable, Callable], Awaitable[None]]
 
 
 class BodyLimit:
@@ -29,7 +27,7 @@ class BodyLimit:
         self.limit = limit
         self.message = message
 
-    async def __call__(self, scope: Scope, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -46,7 +44,7 @@ class BodyLimit:
                 return
         sent = False
 
-        async def replay() -> dict:
+        async def replay() -> Message:
             nonlocal sent
             if not sent:
                 sent = True
@@ -56,7 +54,7 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def _json(send: Callable, status: int, content: dict) -> None:
+async def _json(send: Send, status: int, content: dict[str, Any]) -> None:
     data = json.dumps(content).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -20,17 +20,17 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, TypeVarTuple
 
 import azul
 from azul import i18n
 from azul.bots.spec import BotSpec
-from azul.core.api import CHANCE
+from azul.core.api import CHANCE, Target
 from azul.core.errors import AzulError, IllegalMoveError, OptionError
 from azul.server.errors import Conflict, Forbidden, NotFound, TooMany
 from azul.server.settings import DEFAULT_COMPONENTS, LEVEL_NAMES, LEVELS, Settings
@@ -42,6 +42,9 @@ GAME_ID = re.compile(r"[0-9a-f]{16}")
 MAX_SEED = 2**63  # seeds are 0 .. 2**63 - 1
 NAME_LENGTH = 24
 _SYSTEM = random.SystemRandom()  # the operating system's generator
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 def _die_with_parent(server: int) -> None:
@@ -57,20 +60,24 @@ def _die_with_parent(server: int) -> None:
         os._exit(0)
 
 
-def _position(game: str, options: dict, seed: int, actions: list[int]) -> azul.State:
+def _position(game: str, options: dict[str, Any], seed: int, actions: list[int]) -> azul.State:
     """A game's position rebuilt from its log."""
-    state = azul.load_game(game, **options).new_initial_state(seed)
+    state: azul.State = azul.load_game(game, **options).new_initial_state(seed)
     for a in actions:
         state.apply_action(a)
     return state
 
 
-def _think(game: str, options: dict, seed: int, actions: list[int], bot: str, bot_seed: int) -> int:
+def _think(
+    game: str, options: dict[str, Any], seed: int, actions: list[int], bot: str, bot_seed: int
+) -> int:
     """In a worker process: the bot's move in the position."""
     return BotSpec.parse(bot).make(bot_seed).choose(_position(game, options, seed, actions))
 
 
-def _hint(game: str, options: dict, seed: int, actions: list[int], bot_seed: int) -> list:
+def _hint(
+    game: str, options: dict[str, Any], seed: int, actions: list[int], bot_seed: int
+) -> list[dict[str, Any]]:
     """In a worker process: the three best moves for the position."""
     from azul.bots import hints
 
@@ -80,8 +87,8 @@ def _hint(game: str, options: dict, seed: int, actions: list[int], bot_seed: int
 
 def _draw(state: azul.State) -> int:
     """A chance outcome drawn by the operating system's generator, by its probability."""
-    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-    return _SYSTEM.choices(outcomes, weights)[0]
+    outcomes = state.chance_outcomes()
+    return _SYSTEM.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
 
 
 def _clean_name(name: Any, where: str) -> str | None:
@@ -153,9 +160,9 @@ class Played:
     index: int
     seat: int
     move: str
-    text: dict
-    clicked: list
-    marks: list
+    text: dict[str, Any]
+    clicked: list[Target]
+    marks: list[Target]
 
     @classmethod
     def of(cls, state: azul.State, index: int, action: int) -> Played:
@@ -176,7 +183,7 @@ class Played:
 @dataclass
 class Table:
     stored: StoredGame
-    options: dict  # the engine's options
+    options: dict[str, Any]  # the engine's options
     state: azul.State
     notation: list[str]  # of each log entry
     played: list[Played]  # each player move
@@ -224,7 +231,7 @@ class Lobby:
         self.io = ThreadPoolExecutor(threads, thread_name_prefix="azul-store")
         self.tables: dict[str, Table] = {}
         self.loading: dict[str, asyncio.Future[Table]] = {}
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
         self.move_times = MoveTimes()
 
     def _pool(self) -> Executor:
@@ -248,12 +255,12 @@ class Lobby:
                 process.kill()
         self.io.shutdown(wait=False)
 
-    async def _io(self, function, *args):
+    async def _io(self, function: Callable[[*Ts], T], *args: *Ts) -> T:
         """Run a store call in the store's threads: the event loop never waits on the database."""
         return await asyncio.get_running_loop().run_in_executor(self.io, function, *args)
 
     # -- creating and loading -----------------------------------------------------------
-    def _engine_options(self, options: dict, seeded: bool) -> dict[str, Any]:
+    def _engine_options(self, options: dict[str, Any], seeded: bool) -> dict[str, Any]:
         """The engine's options of a stored game: component sets by name become files; chance
         is explicit (drawn by the server) unless the game is seeded."""
         engine = {k: v for k, v in options.items() if k != "explicit_chance"}
@@ -325,7 +332,7 @@ class Lobby:
                 got=len(seats) if isinstance(seats, list) else 0,
             )
         rows = [self._seat(i, spec, public) for i, spec in enumerate(seats)]
-        state = g.new_initial_state(seed if seeded else 0)
+        state: azul.State = g.new_initial_state(0 if seed is None else seed)
         log: list[tuple[int, int]] = []
         notation: list[str] = []
         self._settle(state, log, notation)
@@ -333,7 +340,7 @@ class Lobby:
             id=secrets.token_hex(8),
             game=game,
             options=stored_options,
-            seed=seed if seeded else secrets.randbelow(MAX_SEED),
+            seed=secrets.randbelow(MAX_SEED) if seed is None else seed,
             seeded=seeded,
             public=bool(public),
             finished=False,
@@ -406,7 +413,7 @@ class Lobby:
         if stored is None:
             raise NotFound("there is no game {game!r}", game=game_id)
         options = self._engine_options(stored.options, stored.seeded)
-        state = azul.load_game(stored.game, **options).new_initial_state(stored.seed)
+        state: azul.State = azul.load_game(stored.game, **options).new_initial_state(stored.seed)
         notation, played = [], []
         for i, (seat, a) in enumerate(stored.log):
             if seat != CHANCE_SEAT:
@@ -511,7 +518,7 @@ class Lobby:
     def _display_name(stored: StoredGame, seat: int, lang: str) -> str:
         """A seat's name in drawings: the player's, else the bot's level, else "seat N"."""
         s = stored.seats[seat]
-        gettext = i18n.in_language(lang)
+        gettext: Callable[[str], str] = i18n.in_language(lang)
         if s.name:
             return s.name
         if s.kind == "bot" and s.bot:
@@ -647,7 +654,10 @@ class Lobby:
                     s.rematch = made.id
                     table.follow = made
                     self._changed(table)
-            return self._rematch_link(table, seat)
+            link = self._rematch_link(table, seat)
+            if link is None:  # linked in the store, but not found there when loaded
+                raise Conflict("the game changed meanwhile: reload it")
+            return link
 
     def _rematch_link(self, table: Table, seat: int | None) -> dict[str, Any] | None:
         """The link of the next game for this audience: its id and this seat's token there."""

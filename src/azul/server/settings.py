@@ -58,7 +58,7 @@ class Settings:
     def with_limits(self, pairs: list[tuple[str, Any]]) -> Settings:
         """These settings with some limits changed, checked: OptionError names a bad one."""
         known = {f.name: f for f in dataclasses.fields(self) if f.name != "components"}
-        changes = {}
+        changes: dict[str, Any] = {}
         for key, value in pairs:
             if key not in known:
                 raise OptionError(

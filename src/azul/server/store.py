@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -32,9 +33,11 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from azul.core.errors import AzulError
 
@@ -99,7 +102,7 @@ def _seat(row: SeatRow) -> Seat:
 class StoredGame:
     id: str
     game: str
-    options: dict
+    options: dict[str, Any]
     seed: int
     seeded: bool
     public: bool
@@ -137,7 +140,7 @@ def engine_url(url: str) -> str:
     return url
 
 
-def _sqlite_setup(connection, _record) -> None:
+def _sqlite_setup(connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     """Write-ahead logging: commits survive the server being killed (not a power cut) and
     readers never wait for a writer."""
     cursor = connection.cursor()
@@ -159,7 +162,7 @@ _ADDED = {
 }
 
 
-def _migrate(engine) -> None:
+def _migrate(engine: Engine) -> None:
     """Bring a database made by an earlier release up to date."""
     found = inspect(engine)
     with engine.begin() as db:
@@ -255,7 +258,7 @@ class Store:
         try:
             with self.engine.begin() as db:  # Core, not the ORM: a move is on every hot path
                 self._bump(db, game_id, version, finished)
-                db.execute(insert(MoveRow.__table__), rows)
+                db.execute(insert(MoveRow), rows)
         except IntegrityError:
             raise Stale(
                 "move {ply} of game {game} was already played", ply=ply, game=game_id
@@ -289,8 +292,8 @@ class Store:
 
     def claim(self, game_id: str, seat: int, name: str | None, token: str) -> bool:
         """Give an open seat to a person; False when it is not open (any more)."""
-        with Session(self.engine) as s, s.begin():
-            done = s.execute(
+        with self.engine.begin() as db:
+            done = db.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == "open")
                 .values(kind="human", name=name, token=token)
