@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul.core.api import GameInfo, observation_size
+from azul.core.api import GameInfo, SetupOption, observation_size
 from azul.core.dealt import DealtGame, DealtState
-from azul.core.errors import IllegalMoveError, PositionError
+from azul.core.errors import IllegalMoveError, OptionError, PositionError
 from azul.core.options import check_options
 from azul.core.rng import next_weighted, seed_state
 from azul.core.validate import fields, integer, seat
@@ -126,9 +126,12 @@ class MiniState(DealtState):
 
 class MiniGame(DealtGame[MiniState]):
     name = "mini"
+    title = "Mini draft"
 
     def __init__(self, **options: Any):
         self.options = check_options(self.name, options, DEFAULTS, {}, (2,))
+        if self.options["first_player"] is None:
+            raise OptionError("first_player: the mini game starts with seat 0 or 1, not a draw")
         self.explicit_chance = self.options["explicit_chance"]
         self.actions = Notation()
         tiles = PER_COLOR * len(COLORS)
@@ -144,6 +147,10 @@ class MiniGame(DealtGame[MiniState]):
             observation_shape=(observation_size(self.observation_layout()),),
             options=dict(self.options),
         )
+
+    @classmethod
+    def setup_options(cls) -> list[SetupOption]:
+        return [SetupOption("players", "Players", ((2, "2"),))]
 
     def _new_state(self, seed: int) -> MiniState:
         return MiniState(self, seed)

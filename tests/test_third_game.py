@@ -95,7 +95,9 @@ def test_openspiel():
     from azul.interop import openspiel
 
     openspiel.register()
-    pyspiel.random_sim_test(pyspiel.load_game("azul_mini"), num_sims=3, serialize=True)
+    pyspiel.random_sim_test(
+        pyspiel.load_game("azul_mini"), num_sims=3, serialize=True, verbose=False
+    )
 
 
 def test_pettingzoo():

@@ -51,6 +51,23 @@ class GameInfo:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class SetupOption:
+    """An option people choose when they set up a table: its name, a label and its values,
+    each with a label, the default first. Labels are English messages the clients translate."""
+
+    name: str
+    label: str
+    values: tuple[tuple[Any, str], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "values": [{"value": v, "label": label} for v, label in self.values],
+        }
+
+
 class Strategy(Generic[S]):
     """What a game knows about playing it well, for the bots: evaluations of a position in
     points for one seat, and an exact solver for the last decisions. A game gives its own
@@ -76,6 +93,8 @@ class Game(Generic[S]):
     defaults a game may refine."""
 
     name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    """The game's name for people, an English message the clients translate."""
     info: GameInfo
     options: dict[str, Any]
 
@@ -105,6 +124,12 @@ class Game(Generic[S]):
     def public_view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may know of ``state`` (see ``State.public_view``)."""
         raise NotImplementedError
+
+    @classmethod
+    def setup_options(cls) -> list[SetupOption]:
+        """What people choose when they set up a table (the number of players first); every
+        other option keeps its default."""
+        return []
 
     def strategy(self) -> Strategy[S]:
         """The game's knowledge for bots (evaluations, endgame solver)."""

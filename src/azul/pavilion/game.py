@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from azul.core.api import GameInfo, Layout, Strategy, Target, observation_size
+from azul.core.api import GameInfo, Layout, SetupOption, Strategy, Target, observation_size
 from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
@@ -77,6 +77,7 @@ class PavilionGame(DealtGame[PavilionState]):
     """Azul: Summer Pavilion with its options (see DEFAULTS and the rules' project decisions)."""
 
     name = "pavilion"
+    title = N_("Summer Pavilion")
     players: int
     factories: int
     discard_at_last_pass: bool  # option round6_leftovers="at_pass"
@@ -142,6 +143,15 @@ class PavilionGame(DealtGame[PavilionState]):
         doc = self.state_to_json(state)
         del doc["rng"]
         return doc
+
+    @classmethod
+    def setup_options(cls) -> list[SetupOption]:
+        return [
+            SetupOption("players", N_("Players"), tuple((n, str(n)) for n in data.FACTORIES)),
+            SetupOption(
+                "board", N_("Board"), (("coloured", N_("coloured side")), ("grey", N_("grey side")))
+            ),
+        ]
 
     def strategy(self) -> Strategy[PavilionState]:
         from azul.pavilion.strategy import PavilionStrategy

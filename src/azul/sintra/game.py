@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul.core.api import GameInfo, Layout, Strategy, Target, observation_size
+from azul.core.api import GameInfo, Layout, SetupOption, Strategy, Target, observation_size
 from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
@@ -65,6 +65,7 @@ class SintraGame(DealtGame[SintraState]):
     """Azul: Stained Glass of Sintra with its options and component data."""
 
     name = "sintra"
+    title = N_("Stained Glass of Sintra")
     components: data.Components  # the printed values of this copy
     players: int
     factories: int
@@ -123,6 +124,17 @@ class SintraGame(DealtGame[SintraState]):
         doc = self.state_to_json(state)
         del doc["rng"]
         return doc
+
+    @classmethod
+    def setup_options(cls) -> list[SetupOption]:
+        return [
+            SetupOption("players", N_("Players"), tuple((n, str(n)) for n in data.FACTORIES)),
+            SetupOption(
+                "side",
+                N_("Palace"),
+                (("A", N_("side A (ornaments)")), ("B", N_("side B (windows × colour)"))),
+            ),
+        ]
 
     def strategy(self) -> Strategy[SintraState]:
         from azul.sintra.strategy import SintraStrategy
