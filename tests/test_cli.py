@@ -1,6 +1,8 @@
 """The azul command: play a whole game by typing moves, replay it, show positions, bench."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -268,3 +270,103 @@ def test_undo_takes_back_only_your_own_move_before_another_person_moves():
     assert "nothing to undo: you have not moved yet" in out  # seat 1's undo
     assert "cannot undo: another person has moved since your last move" in out  # seat 0's
     assert len(final.history()) == 2
+
+
+def test_the_version_is_written_once():
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "version" not in pyproject["project"] and "version" in pyproject["project"]["dynamic"]
+    attr = pyproject["tool"]["setuptools"]["dynamic"]["version"]["attr"]
+    assert attr == "azul._version.__version__"
+    source = (root / "src" / "azul" / "_version.py").read_text()
+    assert f'__version__ = "{azul.__version__}"' in source
+
+
+def test_version_option(capsys):
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"azul {azul.__version__}\n"
+
+
+@pytest.mark.parametrize("lang", [["--lang", "fr"], ["--lang=fr"], ["--lan", "fr"]])
+def test_argparse_speaks_the_language_and_is_left_as_it_was(lang, capsys):
+    import argparse
+    import gettext
+
+    before = dict(vars(argparse))
+    domain = gettext.textdomain()
+    assert cli.main([*lang, "rules", "pavilion"]) == 0
+    assert "tour de défausse" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.main([*lang, "play", "chess"])
+    error = capsys.readouterr().err
+    assert error.startswith("usage : azul play [-h]")
+    assert "azul play : erreur : argument game : choix invalide : 'chess'" in error
+    with pytest.raises(SystemExit):
+        cli.main([*lang, "--help"])
+    helped = capsys.readouterr().out
+    assert "arguments positionnels:" in helped and "afficher cette aide et quitter" in helped
+    assert "afficher la version du programme et quitter" in helped
+    # nothing of argparse or gettext was changed for the rest of the process
+    assert vars(argparse).keys() == before.keys()
+    assert all(vars(argparse)[name] is value for name, value in before.items())
+    assert argparse._ is gettext.gettext and argparse.ngettext is gettext.ngettext
+    assert gettext.textdomain() == domain
+
+
+def test_argparse_errors_in_portuguese(capsys):
+    for argv, expected in [
+        (["play"], "azul play: erro: os seguintes argumentos são obrigatórios: game"),
+        (["bench", "--games", "x"], "argumento --games: valor int inválido: 'x'"),
+        (["rules", "sintra", "--nope"], "azul: erro: argumentos não reconhecidos: --nope"),
+        (["play", "pavilion", "--seed"], "argumento --seed: esperado um argumento"),
+    ]:
+        with pytest.raises(SystemExit):
+            cli.main(["--lang", "pt", *argv])
+        error = capsys.readouterr().err
+        assert error.startswith("uso: azul") and expected in error, error
+
+
+def test_an_unknown_language_is_refused_in_the_detected_one(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--lang", "de", "rules", "pavilion"])
+    assert "argument --lang: invalid choice: 'de'" in capsys.readouterr().err
+
+
+def test_the_core_commands_import_no_arena_package(tmp_path):
+    # tqdm and openskill (the arena extra) blocked: playing, rules, bench and the server's
+    # modules work without them, and a match says which extra to install
+    code = """
+import sys
+for name in ("tqdm", "openskill"):
+    sys.modules[name] = None  # an import of them fails, as when they are not installed
+from azul import cli
+assert cli.main(["rules", "pavilion"]) == 0
+assert cli.main(["bench", "pavilion", "--games", "2"]) == 0
+assert cli.main(["play", "sintra", "--seed", "1"]) == 0
+import azul.server.app
+assert cli.main(["match", "pavilion", "random", "greedy", "--games", "2", "--quiet"]) == 2
+from azul.arena.runner import run_jobs
+from azul.core.errors import AzulError
+try:
+    run_jobs([], progress=True)
+except AzulError as e:
+    print("run_jobs:", e)
+assert sys.modules["tqdm"] is None and sys.modules["openskill"] is None
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    extra = "matches and tournaments need the arena extra: pip install 'azul-games[arena]'"
+    assert f"azul: error: {extra}" in run.stderr
+    assert f"run_jobs: {extra}" in run.stdout

@@ -1,6 +1,7 @@
 """Translations: complete catalogs with consistent placeholders, rules summaries in every
 language, and the terminal, the command and the drawings speaking the chosen language."""
 
+import gettext
 import re
 import string
 import subprocess
@@ -196,3 +197,76 @@ def test_counts_take_the_plural_form_of_each_language():
     i18n.use("pt")
     expected = "Vencedor: lugar" if len(winners) == 1 else "Vencedores: lugares"
     assert expected in sintra.render()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_browser_catalog_comes_from_the_compiled_one_as_it_came_from_the_po(lang):
+    # what catalog() gave when it read the .po with Babel: every translated message without a
+    # context or plural forms, in the same order
+    with open(i18n.po_path(lang), "rb") as f:
+        from_po = {
+            m.id: m.string
+            for m in read_po(f, locale=lang)
+            if m.id and m.string and not m.context and not m.pluralizable
+        }
+    assert list(i18n.catalog(lang).items()) == list(from_po.items())
+
+
+def test_run_time_translations_need_no_babel():
+    # Babel is blocked: the compiled catalogs are read with the standard library alone
+    code = """
+import sys
+sys.modules["babel"] = None
+from azul import i18n
+i18n.use("fr")
+assert i18n._("usage: ") == "usage : "
+assert i18n.pgettext("command", "moves") == "coups"
+assert i18n.catalog("pt")["options"] == "opções"
+assert "babel" not in {name.split(".")[0] for name, m in sys.modules.items() if m is not None}
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.fixture
+def no_compiled_catalogs(monkeypatch, tmp_path):
+    """A source tree that was never built: no .mo anywhere."""
+    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
+    i18n.translations.cache_clear()
+    i18n.catalog.cache_clear()
+    yield
+    monkeypatch.undo()
+    i18n.translations.cache_clear()
+    i18n.catalog.cache_clear()
+
+
+def test_a_missing_compiled_catalog_says_what_to_run(no_compiled_catalogs, capsys):
+    from azul import cli
+
+    assert i18n.translations("en").gettext("options") == "options"  # English needs none
+    with pytest.raises(i18n.CatalogMissing, match=r"azul\.mo is missing.*pip install -e \."):
+        i18n.in_language("fr")
+    with pytest.raises(i18n.CatalogMissing):
+        i18n.catalog("pt")
+    assert cli.main(["--lang", "fr", "rules", "pavilion"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("azul: error: no compiled catalog for 'fr'") and "pip install" in error
+
+
+def test_compiling_a_catalog_and_telling_a_stale_one(tmp_path):
+    from azul.i18n import mofiles
+
+    po = tmp_path / "locales" / "fr" / "LC_MESSAGES" / "azul.po"
+    po.parent.mkdir(parents=True)
+    po.write_bytes(i18n.po_path("fr").read_bytes())
+    mo = po.with_suffix(".mo")
+    assert mofiles.sources(tmp_path) == [po]
+    assert not mofiles.current(po, mo)
+    assert mofiles.write(po, mo) and mofiles.current(po, mo)
+    assert not mofiles.write(po, mo)  # nothing changed: the file is left alone
+    assert mofiles.messages(mo.read_bytes()) == mofiles.messages(i18n.mo_path("fr").read_bytes())
+    po.write_text(po.read_text().replace('msgstr "écart"', 'msgstr "marge"'))
+    assert not mofiles.current(po, mo)
+    assert mofiles.write(po, mo)
+    with mo.open("rb") as f:
+        assert gettext.GNUTranslations(f).gettext("margin") == "marge"

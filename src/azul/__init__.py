@@ -11,11 +11,10 @@ its own with ``azul.GAMES.register(name, "module:GameClass")`` or an ``azul.game
 
 from __future__ import annotations
 
+from azul._version import __version__ as __version__
 from azul.core.api import CHANCE, TERMINAL, Game, GameInfo, State, Strategy
 from azul.core.errors import AzulError, IllegalMoveError, OptionError, PositionError, RecordError
 from azul.core.registry import GAMES, load_game, load_state
-
-__version__ = "0.1.0"
 
 GAMES.register("pavilion", "azul.pavilion.game:PavilionGame")
 GAMES.register("sintra", "azul.sintra.game:SintraGame")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib.util
 import json
 import shutil
 import sys
@@ -20,6 +21,7 @@ from azul.core import ansi
 from azul.core.errors import AzulError
 from azul.core.records import load_record, record_of, replay
 from azul.i18n import N_, _
+from azul.i18n.arguments import VERSION, ArgumentParser
 from azul.i18n.plain import markdown_to_text
 
 DESCRIPTION = N_("Azul: Summer Pavilion and Stained Glass of Sintra: play, replay, bots, server.")
@@ -335,7 +337,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _need_arena() -> None:
+    """Matches and tournaments show a progress bar (tqdm) and ratings (openskill), which the
+    core install does without."""
+    if any(importlib.util.find_spec(name) is None for name in ("tqdm", "openskill")):
+        raise AzulError(
+            "matches and tournaments need the arena extra: pip install 'azul-games[arena]'"
+        )
+
+
 def cmd_match(args: argparse.Namespace) -> int:
+    _need_arena()
     from azul.arena import tournament
     from azul.arena.match import BotSpec
     from azul.arena.stats import table
@@ -424,9 +436,11 @@ def _named_file(text: str) -> tuple[str, str]:
     return name, path
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="azul", description=_(DESCRIPTION))
-    parser.add_argument("--version", action="version", version=f"azul {azul.__version__}")
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="azul", description=_(DESCRIPTION))
+    parser.add_argument(
+        "--version", action="version", version=f"azul {azul.__version__}", help=_(VERSION)
+    )
     parser.add_argument(
         "--lang",
         choices=sorted(i18n.LANGUAGES),
@@ -562,26 +576,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _language(argv: list[str]) -> None:
     """Choose the language before the parser is built, so that its help is translated too: a
-    --lang given here (and remembered), else the detected one."""
-    lang = None
-    for i, word in enumerate(argv):
-        if word == "--lang" and i + 1 < len(argv):
-            lang = argv[i + 1]
-        elif word.startswith("--lang="):
-            lang = word.split("=", 1)[1]
+    --lang given here (and remembered), else the detected one. A bad --lang is left for the
+    full parser to refuse, in the detected language."""
+    finder = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    finder.add_argument("--lang", nargs="?")
+    try:
+        lang = finder.parse_known_args(argv)[0].lang
+    except argparse.ArgumentError:
+        lang = None
     if lang is not None and i18n.supported(lang) == lang:
         with contextlib.suppress(OSError):  # a read-only home still gets the language now
             i18n.remember(lang)
         i18n.use(lang)
     else:
         i18n.use(i18n.detect())
-    argparse._ = i18n._  # argparse's own words (usage, options, errors) from our catalogs
-    argparse.ngettext = i18n.ngettext
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     _language(argv)
+    try:
+        i18n.translations(i18n.current())
+    except i18n.CatalogMissing as e:  # a source tree that was never built
+        print(f"azul: error: {e}", file=sys.stderr)
+        return 2
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

@@ -1,15 +1,14 @@
 """Translations of everything the clients and the ``azul`` command say to people.
 
 Catalogs are gettext ``.po`` files under ``locales/`` (one per language), kept up to date with
-Babel (``python -m azul.i18n``). At run time a catalog is compiled in memory with Babel and
-served through the standard ``gettext`` module. Move notation and the JSON formats are not
-translated.
+Babel (``python -m azul.i18n``). Building the package compiles each one into an ``azul.mo``
+beside it (``setup.py``), which is read here with the standard ``gettext`` module alone. Move
+notation and the JSON formats are not translated.
 """
 
 from __future__ import annotations
 
 import gettext as _gettext
-import io
 import json
 import locale
 import os
@@ -25,17 +24,16 @@ DOMAIN = "azul"
 _current = DEFAULT
 
 
+class CatalogMissing(RuntimeError):
+    """A language's compiled catalog is not there: a source tree that was never built."""
+
+
 def po_path(lang: str) -> Path:
     return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@cache
-def _po(lang: str):
-    """The Babel catalog of ``lang``, read once."""
-    from babel.messages.pofile import read_po
-
-    with open(po_path(lang), "rb") as f:
-        return read_po(f, locale=lang)
+def mo_path(lang: str) -> Path:
+    return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
 @cache
@@ -43,12 +41,15 @@ def translations(lang: str) -> _gettext.NullTranslations:
     """The compiled catalog of ``lang``; English (the source language) has none."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return _gettext.NullTranslations()
-    from babel.messages.mofile import write_mo
-
-    buffer = io.BytesIO()
-    write_mo(buffer, _po(lang))
-    buffer.seek(0)
-    return _gettext.GNUTranslations(buffer)
+    try:
+        with mo_path(lang).open("rb") as f:
+            return _gettext.GNUTranslations(f)
+    except FileNotFoundError:
+        raise CatalogMissing(
+            f"no compiled catalog for {lang!r}: {mo_path(lang)} is missing. Building the "
+            "package makes it: in a source tree, run 'pip install -e .' (or 'python -m "
+            "azul.i18n', which needs Babel)"
+        ) from None
 
 
 @cache
@@ -57,10 +58,13 @@ def catalog(lang: str) -> dict[str, str]:
     with a context (the terminal's commands) and plural messages are left out."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return {}
+    # in a compiled catalog, a context is joined to its msgid by EOT, plural forms are keyed by
+    # (msgid, n), and "" holds the header
+    messages = translations(lang)._catalog  # type: ignore[attr-defined]
     return {
-        m.id: m.string
-        for m in _po(lang)
-        if m.id and m.string and not m.context and not m.pluralizable
+        msgid: text
+        for msgid, text in messages.items()
+        if isinstance(msgid, str) and msgid and "\x04" not in msgid
     }
 
 

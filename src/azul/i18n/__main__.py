@@ -1,12 +1,14 @@
 """Keep the catalogs up to date with the sources, with Babel:
 
-    python -m azul.i18n            # extract every message, write azul.pot, update each .po
+    python -m azul.i18n            # extract every message, write azul.pot, update each .po,
+                                   # and compile each .po into its azul.mo
     python -m azul.i18n --check    # exit 1 if a catalog is out of date (tests run this)
 
 Messages are found in the Python sources (``_``, ``N_``, ``ngettext``, ``pgettext``, and
 ``tr``/``ntr`` in the drawings), in the browser client's script (``t``) and in its page (the text
 of ``data-i18n`` elements and the titles of ``data-i18n-title`` ones). New messages reach every
-``.po`` file empty, for a translator to fill.
+``.po`` file empty, for a translator to fill; run it again once they are filled, so that the
+compiled ``.mo`` files (which the program reads, and which the build also makes) follow.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from azul.i18n import DEFAULT, HERE, LANGUAGES, LOCALES, po_path
+from azul.i18n import DEFAULT, HERE, LANGUAGES, LOCALES, mo_path, mofiles, po_path
 
 SOURCES = HERE.parent  # src/azul
 METHODS = [
@@ -134,6 +136,15 @@ def main(argv: list[str] | None = None) -> int:
             if not args.check:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(content)
+    for lang in LANGUAGES:
+        if lang == DEFAULT:
+            continue
+        po, mo = po_path(lang), mo_path(lang)
+        if args.check:
+            if po not in stale and not mofiles.current(po, mo):
+                stale.append(mo)
+        elif mofiles.write(po, mo):
+            stale.append(mo)
     for path in stale:
         print(f"{'stale' if args.check else 'updated'}: {path.relative_to(SOURCES.parent.parent)}")
     return 1 if stale and args.check else 0

@@ -26,19 +26,3 @@ TERMS = (
     N_("coloured"),
     N_("grey"),
 )
-
-# argparse's own words, which the command's help and errors show (see cli._language)
-ARGPARSE = (
-    N_("usage: "),
-    N_("positional arguments"),
-    N_("options"),
-    N_("show this help message and exit"),
-    N_("show program's version number and exit"),
-    N_("the following arguments are required: %s"),
-    N_("invalid choice: %(value)r (choose from %(choices)s)"),
-    N_("%(prog)s: error: %(message)s\n"),
-    N_("unrecognized arguments: %s"),
-    N_("argument %(argument_name)s: %(message)s"),
-    N_("expected one argument"),
-    N_("invalid %(type)s value: %(value)r"),
-)
