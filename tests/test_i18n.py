@@ -209,7 +209,8 @@ def test_the_browser_catalog_comes_from_the_compiled_one_as_it_came_from_the_po(
             for m in read_po(f, locale=lang)
             if m.id and m.string and not m.context and not m.pluralizable
         }
-    assert list(i18n.catalog(lang).items()) == list(from_po.items())
+    stale = "the compiled catalog is older than the .po: run python -m azul.i18n"
+    assert list(i18n.catalog(lang).items()) == list(from_po.items()), stale
 
 
 def test_run_time_translations_need_no_babel():
