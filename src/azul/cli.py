@@ -172,7 +172,7 @@ def play(
                 say(_("nothing to undo: you have not moved yet"))
             elif before[-1][0] != seat:
                 say(_("cannot undo: another person has moved since your last move"))
-            elif before[-1][1].generator_state() != state.generator_state():
+            elif before[-1][1].draws() != state.draws():
                 say(_("cannot undo: pieces were drawn since your last move"))
             else:
                 state = before.pop()[1]
@@ -219,7 +219,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise AzulError(
             _("--seat {seat} is not a seat 0..{last}").format(seat=args.seat, last=n - 1)
         )
-    from azul.arena.match import BotSpec
+    from azul.bots.spec import BotSpec
 
     spec = BotSpec.parse(args.opponent)
     bots = {s: spec.make(args.seed + s) for s in range(n) if s not in humans}
@@ -349,9 +349,9 @@ def _need_arena() -> None:
 def cmd_match(args: argparse.Namespace) -> int:
     _need_arena()
     from azul.arena import tournament
-    from azul.arena.match import BotSpec
     from azul.arena.stats import table
     from azul.bots import Limit
+    from azul.bots.spec import BotSpec
 
     if args.plot:
         try:
