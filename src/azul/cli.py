@@ -110,7 +110,10 @@ def _help() -> str:
 
 def _rules_text(game: str) -> str:
     width = min(shutil.get_terminal_size().columns, 100) - 1
-    return markdown_to_text(i18n.rules(game, i18n.current()), width)
+    text = azul.GAMES[game].rules_summary(i18n.current())
+    if text is None:
+        return _("{game} has no rules summary").format(game=game)
+    return markdown_to_text(text, width)
 
 
 def play(
@@ -601,8 +604,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"azul: error: {e}", file=sys.stderr)
         return 2
     args = build_parser().parse_args(argv)
+    command: Callable[[argparse.Namespace], int] = args.func
     try:
-        return args.func(args)
+        return command(args)
     except AzulError as e:
         print(_("azul: error: {message}").format(message=e.translate(_)), file=sys.stderr)
         return 2

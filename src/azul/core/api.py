@@ -164,11 +164,12 @@ class Game(Generic[S]):
         """See ``State.to_svg``."""
         raise NotImplementedError
 
-    def rules_summary(self, lang: str) -> str | None:
+    @classmethod
+    def rules_summary(cls, lang: str) -> str | None:
         """The game's short rules for people in ``lang`` (Markdown), if it has them."""
         from azul.i18n import rules
 
-        return rules(self.name, lang)
+        return rules(cls.name, lang)
 
     # -- what clients show of an action (see State's methods of the same names) --------------
     def action_targets(self, state: S, action: int) -> list[Target]:

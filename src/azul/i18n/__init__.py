@@ -12,6 +12,7 @@ import gettext as _gettext
 import json
 import locale
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -68,10 +69,12 @@ def catalog(lang: str) -> dict[str, str]:
     }
 
 
-def rules(game: str, lang: str) -> str:
-    """The short rules summary of ``game`` in ``lang`` (Markdown)."""
+def rules(game: str, lang: str) -> str | None:
+    """The short rules summary of ``game`` in ``lang`` (Markdown); None for a game without
+    one."""
     lang = lang if lang in LANGUAGES else DEFAULT
-    return (HERE / "rules" / f"{game}.{lang}.md").read_text(encoding="utf-8")
+    path = HERE / "rules" / f"{game}.{lang}.md"
+    return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
 def supported(tag: str | None) -> str | None:
@@ -119,8 +122,9 @@ def remember(lang: str) -> None:
 def detect() -> str:
     """The terminal's language: ``AZUL_LANG``, then the remembered choice, then the locale."""
     for tag in (os.environ.get("AZUL_LANG"), remembered()):
-        if supported(tag):
-            return supported(tag)
+        lang = supported(tag)
+        if lang:
+            return lang
     for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
         if os.environ.get(var):
             return supported(os.environ[var].split(":")[0]) or DEFAULT
@@ -155,12 +159,12 @@ def pgettext(context: str, message: str) -> str:
     return translations(_current).pgettext(context, message)
 
 
-def in_language(lang: str):
+def in_language(lang: str) -> Callable[[str], str]:
     """A ``gettext`` for one language, whatever the current one (server drawings)."""
     return translations(lang if lang in LANGUAGES else DEFAULT).gettext
 
 
-def ngettext_in(lang: str):
+def ngettext_in(lang: str) -> Callable[[str, str, int], str]:
     """An ``ngettext`` for one language, whatever the current one (server drawings)."""
     return translations(lang if lang in LANGUAGES else DEFAULT).ngettext
 

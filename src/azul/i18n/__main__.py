@@ -18,7 +18,9 @@ import contextlib
 import io
 import re
 import sys
+from collections.abc import Iterator
 from html.parser import HTMLParser
+from typing import Any, BinaryIO
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -64,25 +66,28 @@ class _Page(HTMLParser):
         self.open: list[str] = []  # tags of data-i18n elements being read
         self.text: list[str] = []
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = dict(attrs)
-        if "data-i18n-title" in names and names.get("title"):
-            self.found.append((self.getpos()[0], names["title"]))
+        title = names.get("title")
+        if "data-i18n-title" in names and title:
+            self.found.append((self.getpos()[0], title))
         if "data-i18n" in names:
             self.open.append(tag)
             self.text = []
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self.open:
             self.text.append(data)
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if self.open and self.open[-1] == tag:
             self.open.pop()
             self.found.append((self.getpos()[0], re.sub(r"\s+", " ", "".join(self.text)).strip()))
 
 
-def extract_html(fileobj, keywords, comment_tags, options):
+def extract_html(
+    fileobj: BinaryIO, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, None, str, list[str]]]:
     """Babel extraction method for the client's page."""
     page = _Page()
     page.feed(fileobj.read().decode("utf-8"))

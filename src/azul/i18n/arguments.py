@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Iterable
 from functools import cache
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from azul.i18n import N_, _
 
@@ -64,7 +65,13 @@ def _fill(text: str, fields: list[tuple[str, str]]) -> str:
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help formatter, with the usage prefix in the current language."""
 
-    def add_usage(self, usage, actions, groups, prefix=None) -> None:
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
 
 
@@ -72,7 +79,7 @@ class ArgumentParser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` speaking the current language (its sub-command parsers
     too); the messages of the program's own arguments are translated by the program."""
 
-    def __init__(self, prog: str | None = None, **kwargs) -> None:
+    def __init__(self, prog: str | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         add_help = kwargs.pop("add_help", True)
         super().__init__(prog, add_help=False, **kwargs)

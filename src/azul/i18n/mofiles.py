@@ -12,6 +12,7 @@ import gettext
 import io
 import os
 from pathlib import Path
+from typing import Any
 
 PATTERN = "locales/*/LC_MESSAGES/azul.po"  # relative to the azul.i18n package folder
 
@@ -36,7 +37,7 @@ def compiled(po: Path) -> bytes:
 VARYING = ("POT-Creation-Date:", "Generated-By:")
 
 
-def messages(data: bytes) -> dict:
+def messages(data: bytes) -> dict[Any, Any]:
     """What a compiled catalog holds, less the header lines that change with every compilation
     (the date, Babel's version)."""
     found = dict(gettext.GNUTranslations(io.BytesIO(data))._catalog)  # type: ignore[attr-defined]
