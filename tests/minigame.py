@@ -169,11 +169,6 @@ class MiniGame(DealtGame[MiniState]):
             "history": state.hist[:],
         }
 
-    def public_view(self, state: MiniState, seat: int | None) -> dict[str, Any]:
-        doc = self.state_to_json(state)
-        del doc["rng"]
-        return doc
-
     def _read_position(self, doc: Any, seed: int | None) -> MiniState:
         known = {"game", "options", "bag", "market", "held", "points", "to_move"}
         doc = fields(doc, "", known | {"pending_draws", "rng", "history"}, {"rng", "history"})

@@ -33,6 +33,14 @@ class DealtGame(Game[D]):
     actions: Notation
     explicit_chance: bool
 
+    def public_view(self, state: D, seat: int | None) -> dict[str, Any]:
+        """The position without the generator's state (``"rng"``), which would predict every
+        draw: all else is public in a game whose only secret is the bag's order (its contents
+        follow from what everyone has seen)."""
+        doc = self.state_to_json(state)
+        doc.pop("rng", None)
+        return doc
+
 
 class DealtState(State):
     """A state with ``deals`` (pending draws), ``kind`` (the decision), ``player``, ``points``,

@@ -137,13 +137,6 @@ class PavilionGame(DealtGame[PavilionState]):
 
         return state_from_json(self, doc, seed)
 
-    def public_view(self, state: PavilionState, seat: int | None) -> dict[str, Any]:
-        """The position without the generator's state: all else is public (the bag's
-        contents follow from what everyone has seen)."""
-        doc = self.state_to_json(state)
-        del doc["rng"]
-        return doc
-
     @classmethod
     def setup_options(cls) -> list[SetupOption]:
         return [

@@ -118,13 +118,6 @@ class SintraGame(DealtGame[SintraState]):
     def _new_state(self, seed: int) -> SintraState:
         return SintraState(self, seed)
 
-    def public_view(self, state: SintraState, seat: int | None) -> dict[str, Any]:
-        """The position without the generator's state: all else is public (the bag's
-        contents follow from what everyone has seen)."""
-        doc = self.state_to_json(state)
-        del doc["rng"]
-        return doc
-
     @classmethod
     def setup_options(cls) -> list[SetupOption]:
         return [
