@@ -11,6 +11,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
@@ -52,6 +53,37 @@ def server(tmp_path_factory):
         proc.wait(timeout=15)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+@pytest.fixture
+def server_with_mini(tmp_path):
+    """A server in this process (bots in threads), where the tiny third game is registered
+    after the app is built: the lobby must offer it all the same."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import uvicorn
+
+    import azul
+    from azul.server.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", ThreadPoolExecutor(2))
+    azul.GAMES.register("mini", "tests.minigame:MiniGame")
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        end = time.time() + 30
+        while not server.started:
+            assert time.time() < end and thread.is_alive(), "the server did not start"
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+        azul.GAMES.unregister("mini")
 
 
 @pytest.fixture(scope="module")
@@ -342,3 +374,83 @@ def test_a_few_moves_in_french_and_portuguese(server, browser, locale, words):
     page.select_option("#lang", "en")  # the choice is remembered over the browser's language
     page.wait_for_selector("#status:has-text('Your turn')")
     page.close()
+
+
+def test_the_lobby_is_built_from_the_servers_games(server, browser):
+    """The games, their options and the bots' levels come from /api/setup: each game shows its
+    own options only, and its choices are sent as its options."""
+    setup = httpx.get(f"{server}/api/setup").json()
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#seats select")
+    titles = page.locator("select[name=game] option").all_text_contents()
+    assert titles == [g["title"] for g in setup["games"]]
+    for game in setup["games"]:
+        page.select_option("select[name=game]", game["name"])
+        shown = page.locator("#new-game label[data-game]:visible span").all_text_contents()
+        assert shown == [o["label"] for o in game["options"]]
+        for option in game["options"]:
+            select = page.locator(f"select[data-option={option['name']}]:visible")
+            labels = [v["label"] for v in option["values"]]
+            assert select.locator("option").all_text_contents() == labels
+    levels = page.locator("select[name=seat1] option").all_text_contents()
+    assert levels[2:] == [level["label"] for level in setup["levels"]]
+    # the last game with its last value of each option, and three players: three seats
+    last = setup["games"][-1]
+    for option in last["options"]:
+        page.select_option(
+            f"select[data-option={option['name']}]:visible", str(option["values"][-1]["value"])
+        )
+    page.select_option("select[data-option=players]:visible", "3")
+    assert page.locator("#seats select").count() == 2
+    page.select_option("select[name=seat1]", "random")
+    page.select_option("select[name=seat2]", "random")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#board svg", timeout=30_000)
+    address = parse_qs(urlsplit(page.url).query)
+    view = httpx.get(
+        f"{server}/api/games/{address['game'][0]}", params={"token": address["token"][0]}
+    ).json()
+    wanted = {o["name"]: o["values"][-1]["value"] for o in last["options"]} | {"players": 3}
+    assert {k: view["options"][k] for k in wanted} == wanted  # typed: 3, not "3"
+    assert last["title"] in page.title()
+    assert not page.errors
+    page.close()
+
+
+def test_a_game_registered_after_the_server_started_is_offered_and_played(
+    server_with_mini, browser
+):
+    page = new_page(browser)
+    try:
+        page.goto(server_with_mini + "/")
+        page.wait_for_selector("#seats select")
+        assert "Mini draft" in page.locator("select[name=game] option").all_text_contents()
+        page.fill("input[name=name]", "Ana")
+        page.select_option("select[name=game]", "mini")
+        players = page.locator("select[data-option=players]:visible option")
+        assert players.all_text_contents() == ["2"]  # its only choice; no other game's options
+        assert page.locator("#new-game label[data-game]:visible").count() == 1
+        page.click("#rules summary")  # a game without a rules summary says so
+        page.wait_for_selector("#rules-text:has-text('no rules summary')")
+        page.click("#rules summary")
+        page.select_option("select[name=seat1]", "random")
+        page.screenshot(path=str(ARTIFACTS / "mini-lobby.png"))
+        page.click("button[type=submit]")
+        page.wait_for_selector("#board svg", timeout=30_000)
+        assert "Mini draft" in page.title()
+        # its drawing has nothing to click: a move is chosen from the list of every move
+        page.wait_for_selector("#all-moves:not([hidden])", timeout=30_000)
+        page.click("#all-moves summary")
+        page.locator("#moves button").first.click()
+        page.wait_for_selector("#confirm:enabled")
+        page.click("#confirm")
+        page.wait_for_function("document.querySelectorAll('#log li').length >= 1")
+        assert "Ana" in page.locator("#log li").last.text_content()
+        page.screenshot(path=str(ARTIFACTS / "mini-table.png"))
+        assert not page.errors
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / "mini-failure.png"), full_page=True)
+        raise
+    finally:
+        page.close()

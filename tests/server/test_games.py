@@ -2,6 +2,7 @@
 after the app is built, and a game without a rules summary."""
 
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +63,72 @@ def test_the_rules_leave_out_a_game_without_them(client, mini):
     rules = res.json()["rules"]
     assert "mini" not in rules and {"pavilion", "sintra"} <= set(rules)
     assert all(isinstance(text, str) and text for text in rules.values())
+
+
+def test_the_setup_lists_every_game_with_its_title_options_and_the_levels(client, mini):
+    """What the lobby is built from: the games in the order they were registered (the first is
+    the default), a game registered after the app is built included."""
+    setup = client.get("/api/setup").json()
+    names = [g["name"] for g in setup["games"]]
+    assert names == list(azul.GAMES) and names[-1] == "mini"
+    for game in setup["games"]:
+        cls = azul.GAMES[game["name"]]
+        assert game["title"] == cls.title
+        assert game["options"] == [o.to_json() for o in cls.setup_options()]
+        assert game["players"] == azul.load_game(game["name"]).info.num_players
+    mini_game = setup["games"][-1]
+    assert mini_game["title"] == "Mini draft" and mini_game["players"] == 2
+    assert mini_game["options"] == [
+        {"name": "players", "label": "Players", "values": [{"value": 2, "label": "2"}]}
+    ]
+    levels = [level["name"] for level in setup["levels"]]
+    assert {"random", "heuristic", "mcts"} <= set(levels)
+    assert setup["default_level"] in levels
+    assert all(level["label"] for level in setup["levels"])
+    azul.GAMES.unregister("mini")
+    assert "mini" not in [g["name"] for g in client.get("/api/setup").json()["games"]]
+
+
+def test_the_setup_is_documented(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    answers = paths["/api/setup"]["get"]["responses"]
+    assert answers["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/Setup")
+    assert "422" in answers
+
+
+def test_every_setup_option_makes_a_game(client, mini):
+    """Each value the lobby offers is accepted as an option of a new game, with as many seats
+    as its players."""
+    for game in client.get("/api/setup").json()["games"]:
+        for option in game["options"]:
+            for choice in option["values"]:
+                options = {option["name"]: choice["value"]}
+                players = options.get("players", game["players"])
+                body = {"game": game["name"], "options": options, "seats": HUMANS[:1] * players}
+                res = client.post("/api/games", json=body)
+                assert res.status_code == 201, (body, res.text)
+
+
+def test_views_and_the_lobby_give_the_games_title(client, mini):
+    res = client.post("/api/games", json={"game": "mini", "seats": HUMANS, "public": True})
+    game = res.json()
+    view = client.get(f"/api/games/{game['id']}", params={"token": game["watch_token"]}).json()
+    assert view["title"] == "Mini draft"
+    (listed,) = client.get("/api/games").json()
+    assert listed["game"] == "mini" and listed["title"] == "Mini draft"
+    azul.GAMES.unregister("mini")  # a game no longer registered is listed by its name
+    (listed,) = client.get("/api/games").json()
+    assert listed["title"] == "mini"
+
+
+def test_the_web_client_and_the_server_name_no_game():
+    """The lobby, the table and the server learn the games from the registry: no file of
+    theirs names one."""
+    src = Path(azul.__file__).parent
+    files = [p for p in (src / "web").rglob("*") if p.suffix in {".js", ".html", ".css"}]
+    files += list((src / "server").rglob("*.py"))
+    assert len(files) > 8
+    for path in files:
+        text = path.read_text(encoding="utf-8").lower()
+        for name in ("pavilion", "sintra"):  # this package's games
+            assert name not in text, f"{path.relative_to(src)} names the game {name!r}"

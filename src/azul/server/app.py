@@ -30,8 +30,8 @@ from azul.core.errors import AzulError
 from azul.i18n import N_
 from azul.server.errors import Invalid, NotFound, TooLarge, TooMany, responses, status_of
 from azul.server.guards import BodyLimit, Connections, Rates
-from azul.server.service import MAX_SEED, Lobby
-from azul.server.settings import LEVELS, Settings
+from azul.server.service import MAX_SEED, Lobby, title
+from azul.server.settings import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, Settings
 from azul.server.store import Store
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -129,6 +129,49 @@ class Join(BaseModel):
     name: str | None = Field(None, max_length=64, description="the player's name")
 
 
+class Choice(BaseModel):
+    value: bool | int | float | str | None = Field(description="the value sent in 'options'")
+    label: str = Field(description="what people read: an English message to translate")
+
+
+class ChoiceOption(BaseModel):
+    name: str = Field(description="the option's key in 'options' of a new game")
+    label: str = Field(description="what people read: an English message to translate")
+    values: list[Choice] = Field(description="the values people choose from, the default first")
+
+
+class GameSetup(BaseModel):
+    name: str = Field(description="the game, as named in a new game")
+    title: str = Field(description="the game's name for people: an English message to translate")
+    players: int = Field(description="the number of players when no option says otherwise")
+    options: list[ChoiceOption] = Field(
+        description="what people choose at setup, the number of players first; every other "
+        "option keeps its default"
+    )
+
+
+class LevelChoice(BaseModel):
+    name: str = Field(description="the level, as named in a bot seat")
+    label: str = Field(description="what people read: an English message to translate")
+
+
+class Setup(BaseModel):
+    games: list[GameSetup] = Field(description="every game of the server, the default first")
+    levels: list[LevelChoice] = Field(description="the bots' levels, weakest first")
+    default_level: str = Field(description="the level of a bot seat that names none")
+
+
+def _setup() -> Setup:
+    """What a client offers when people set up a table, from the registry as it is now."""
+    games = []
+    for name in azul.GAMES:  # in the order the games were registered: the first is the default
+        options = [ChoiceOption(**o.to_json()) for o in azul.GAMES[name].setup_options()]
+        players = azul.load_game(name).info.num_players
+        games.append(GameSetup(name=name, title=title(name), players=players, options=options))
+    levels = [LevelChoice(name=n, label=LEVEL_NAMES.get(n, n)) for n in LEVELS]
+    return Setup(games=games, levels=levels, default_level=DEFAULT_LEVEL)
+
+
 # What a validation problem is called in every language, by pydantic's error type.
 PROBLEMS = {
     "missing": N_("{where} is missing"),
@@ -213,10 +256,7 @@ def _rules(lang: str) -> dict[str, str]:
     """The rules summary of each game in ``lang``, for the games that have one."""
     summaries = {}
     for name in sorted(azul.GAMES):
-        try:
-            text = azul.load_game(name).rules_summary(lang)
-        except FileNotFoundError:  # i18n.rules: no rules file for this game
-            text = None
+        text = azul.GAMES[name].rules_summary(lang)
         if text is not None:
             summaries[name] = text
     return summaries
@@ -319,6 +359,13 @@ def create_app(
         """Take an open seat of a public game: the answer holds the seat's token."""
         rates.hit("create", _client(request))
         return await lobby.join(game_id, body.seat, body.name)
+
+    @app.get("/api/setup", operation_id="get_setup", responses=responses())
+    async def get_setup() -> Setup:
+        """What people choose to set up a table: each game with its title and options, and the
+        bots' levels. Titles and labels are English messages: the client translates them with
+        its catalog (``/api/i18n/{lang}``)."""
+        return _setup()
 
     @app.get("/api/stats", operation_id="stats", responses=responses())
     async def get_stats() -> dict[str, Any]:

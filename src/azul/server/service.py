@@ -33,7 +33,13 @@ from azul.bots.spec import BotSpec
 from azul.core.api import CHANCE, Target
 from azul.core.errors import AzulError, IllegalMoveError, OptionError
 from azul.server.errors import Conflict, Forbidden, NotFound, TooMany
-from azul.server.settings import DEFAULT_COMPONENTS, LEVEL_NAMES, LEVELS, Settings
+from azul.server.settings import (
+    DEFAULT_COMPONENTS,
+    DEFAULT_LEVEL,
+    LEVEL_NAMES,
+    LEVELS,
+    Settings,
+)
 from azul.server.store import CHANCE_SEAT, Seat, Stale, Store, StoredGame, now
 
 log = logging.getLogger("azul.server")
@@ -89,6 +95,13 @@ def _draw(state: azul.State) -> int:
     """A chance outcome drawn by the operating system's generator, by its probability."""
     outcomes = state.chance_outcomes()
     return _SYSTEM.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+def title(game: str) -> str:
+    """A game's name for people (an English message the clients translate); its registry
+    name for a game without a title or no longer registered."""
+    found = azul.GAMES.get(game)
+    return (found.title if found is not None else "") or game
 
 
 def _clean_name(name: Any, where: str) -> str | None:
@@ -369,7 +382,7 @@ class Lobby:
                 )
             return Seat(i, kind, token)
         if kind == "bot":
-            level = spec.get("bot") or "heuristic"
+            level = spec.get("bot") or DEFAULT_LEVEL
             if not isinstance(level, str):
                 raise AzulError("{where}.bot: expected a bot level", where=where)
             self.settings.level(level)  # an unknown level is refused with the known ones
@@ -485,6 +498,7 @@ class Lobby:
             "id": table.stored.id,
             "version": table.stored.version,  # clients keep the newest view they got
             "game": table.stored.game,
+            "title": state.game.title or table.stored.game,  # an English message to translate
             "options": self._shown_options(table.stored),
             "seeded": table.stored.seeded,
             "palette": state.game.palette(),
@@ -602,6 +616,7 @@ class Lobby:
             {
                 "id": g.id,
                 "game": g.game,
+                "title": title(g.game),
                 "options": self._shown_options(g),
                 "seeded": g.seeded,
                 "created": g.created,
@@ -824,8 +839,8 @@ class Lobby:
                     return
                 version = table.stored.version
                 s = table.stored
-                level = s.seats[seat].bot or "heuristic"
-                spec = self.settings.level(level if level in LEVELS else "heuristic")
+                level = s.seats[seat].bot or DEFAULT_LEVEL
+                spec = self.settings.level(level if level in LEVELS else DEFAULT_LEVEL)
                 job = (
                     s.game,
                     table.options,

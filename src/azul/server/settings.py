@@ -32,6 +32,7 @@ LEVEL_NAMES = {
     "mcts": N_("MCTS bot"),
     "mcts-strong": N_("MCTS bot, strong"),
 }
+DEFAULT_LEVEL = "heuristic"  # a bot seat that names no level
 DEFAULT_COMPONENTS = "default"
 
 

@@ -1,13 +1,15 @@
 // The browser client's entry: the language, the settings in the header, then the lobby or a
 // table (the address names a game and a seat's token).
 import {api} from "./connection.js";
-import {chooseLanguage, markdown, setCatalog, t} from "./i18n.js";
-import {startLobby} from "./lobby.js";
+import {chooseLanguage, escapeHtml, markdown, setCatalog, t} from "./i18n.js";
+import {setSetup, startLobby} from "./lobby.js";
 import {onTable, redraw, startTable} from "./table.js";
 
 const $ = id => document.getElementById(id);
 
 async function start() {
+  const setup = api("/api/setup");  // the games, their options, the bots' levels
+  setup.catch(() => {});  // (a failure is shown by the lobby)
   const en = await api("/api/i18n/en");
   const lang = chooseLanguage(en.languages);
   const chosen = lang === "en" ? en : await api(`/api/i18n/${lang}`);
@@ -32,11 +34,16 @@ async function start() {
     redraw();
   };
   const game = () => document.body.dataset.game || document.querySelector("[name=game]").value;
-  $("rules").ontoggle = () => { $("rules-text").innerHTML = markdown(chosen.rules[game()]); };
+  $("rules").ontoggle = () => {
+    const text = chosen.rules[game()];
+    $("rules-text").innerHTML = text ? markdown(text)
+      : `<p>${escapeHtml(t("There is no rules summary for this game."))}</p>`;
+  };
   if (onTable()) {
+    try { setSetup(await setup); } catch { /* the bots then go by their levels' keys */ }
     await startTable();
   } else {
-    startLobby();
+    startLobby(setup).then(() => $("rules").ontoggle());  // the rules of the game first offered
     document.querySelector("[name=game]").addEventListener("change", () => $("rules").ontoggle());
   }
 }

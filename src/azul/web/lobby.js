@@ -1,32 +1,82 @@
 // The lobby: a new game with its options and seats, and the public games to join or watch.
+// Which games there are, their options and the bots' levels all come from the server
+// (/api/setup): the client names no game.
 import {api} from "./connection.js";
 import {escapeHtml, t} from "./i18n.js";
 
 const $ = id => document.getElementById(id);
 const form = () => $("new-game");
 
-/** The bot levels the server offers, weakest first, with their labels. */
-export const LEVELS = () => [
-  ["random", t("random bot")], ["greedy", t("greedy bot")], ["heuristic", t("heuristic bot")],
-  ["mcts-fast", t("MCTS bot, quick")], ["mcts", t("MCTS bot")], ["mcts-strong", t("MCTS bot, strong")],
-];
+// the server's answer: {games: [{name, title, players, options}], levels, default_level}
+let setup = {games: [], levels: [], default_level: null};
 
+export function setSetup(answer) {
+  setup = answer;
+}
+
+/** A bot level's name for people. */
 export function levelName(level) {
-  const found = LEVELS().find(([value]) => value === level);
-  return found ? found[1] : level;
+  const found = setup.levels.find(l => l.name === level);
+  return found ? t(found.label) : level;
+}
+
+const chosenGame = () => setup.games.find(g => g.name === form().game.value);
+
+/** The selects of a game's options, each with its option (data-option names it). */
+const optionSelects = game =>
+  [...form().querySelectorAll(`[data-game="${CSS.escape(game.name)}"] select`)]
+    .map(select => [select, game.options.find(o => o.name === select.dataset.option)]);
+
+/** The chosen options of the game, with the values' own types (numbers stay numbers). */
+function chosenOptions(game) {
+  const options = {};
+  for (const [select, option] of optionSelects(game)) {
+    options[option.name] = option.values[select.selectedIndex].value;
+  }
+  return options;
+}
+
+const players = game => Number(chosenOptions(game).players ?? game.players);
+
+function optionLabel(game, option) {
+  // an option of a game, as a label with its select; shown while the game is chosen
+  const label = document.createElement("label");
+  label.dataset.game = game.name;
+  const values = option.values.map(v =>
+    `<option value="${escapeHtml(String(v.value))}">${escapeHtml(t(v.label))}</option>`);
+  label.innerHTML = `<span>${escapeHtml(t(option.label))}</span>
+    <select name="${escapeHtml(`${game.name}.${option.name}`)}"
+      data-option="${escapeHtml(option.name)}">${values.join("")}</select>`;
+  label.querySelector("select").onchange = seatRows;
+  return label;
+}
+
+function buildGames() {
+  // the game select, and after it each option of each game
+  form().game.innerHTML = setup.games.map(g =>
+    `<option value="${escapeHtml(g.name)}">${escapeHtml(t(g.title))}</option>`).join("");
+  let place = $("game-label");
+  for (const game of setup.games) {
+    for (const option of game.options) {
+      const label = optionLabel(game, option);
+      place.after(label);
+      place = label;
+    }
+  }
 }
 
 function seatRows() {
-  const n = Number(form().players.value);
+  const game = chosenGame();
+  const n = game ? players(game) : 0;
   const box = $("seats");
   const kept = [...box.querySelectorAll("select")].map(s => s.value);
   box.innerHTML = "";
   const choices = [["friend", t("a friend (invite link)")], ["open", t("anyone (open seat)")],
-    ...LEVELS()];
+    ...setup.levels.map(l => [l.name, t(l.label)])];
   for (let i = 1; i < n; i++) {
-    const value = kept[i - 1] || "heuristic";
+    const value = kept[i - 1] || setup.default_level;
     const options = choices.map(([v, label]) =>
-      `<option value="${v}" ${v === value ? "selected" : ""}>${escapeHtml(label)}</option>`);
+      `<option value="${escapeHtml(v)}" ${v === value ? "selected" : ""}>${escapeHtml(label)}</option>`);
     box.insertAdjacentHTML("beforeend",
       `<p class="seat"><label>${escapeHtml(t("Seat"))} ${i + 1}
        <select name="seat${i}">${options.join("")}</select></label></p>`);
@@ -37,7 +87,8 @@ function seatRows() {
 
 function showOptions() {
   const game = form().game.value;
-  form().querySelectorAll("[data-for]").forEach(e => { e.hidden = e.dataset.for !== game; });
+  form().querySelectorAll("[data-game]").forEach(e => { e.hidden = e.dataset.game !== game; });
+  seatRows();
 }
 
 async function create(event) {
@@ -45,25 +96,25 @@ async function create(event) {
   const f = form();
   const name = f.name.value.trim();
   localStorage.setItem("azul-name", name);
-  const n = Number(f.players.value);
+  const game = chosenGame();
+  if (!game) return;
+  const n = players(game);
   const seats = [{kind: "human", name: name || null}];
   for (let i = 1; i < n; i++) {
     const v = f[`seat${i}`].value;
     seats.push(v === "friend" ? {kind: "human"} : v === "open" ? {kind: "open"}
       : {kind: "bot", bot: v});
   }
-  const options = {players: n};
-  if (f.game.value === "pavilion") options.board = f.board.value;
-  else options.side = f.side.value;
+  const options = chosenOptions(game);
   const isPublic = f.public.checked || seats.some(s => s.kind === "open");
   $("create-error").textContent = "";
   try {
-    const game = await api("/api/games", {game: f.game.value, options, seats, public: isPublic});
-    const invites = game.seats.slice(1).filter(s => s.token)
+    const made = await api("/api/games", {game: game.name, options, seats, public: isPublic});
+    const invites = made.seats.slice(1).filter(s => s.token)
       .map(s => ({seat: s.seat, token: s.token}));
-    localStorage.setItem(`azul-invites-${game.id}`,
-      JSON.stringify({invites, watch: game.watch_token}));
-    location.href = `/?game=${game.id}&token=${game.seats[0].token}`;
+    localStorage.setItem(`azul-invites-${made.id}`,
+      JSON.stringify({invites, watch: made.watch_token}));
+    location.href = `/?game=${made.id}&token=${made.seats[0].token}`;
   } catch (e) {
     $("create-error").textContent = e.message;
   }
@@ -81,7 +132,7 @@ async function join(gameId, seat) {
 }
 
 function gameLabel(g) {
-  const title = {pavilion: t("Summer Pavilion"), sintra: t("Stained Glass of Sintra")}[g.game] || g.game;
+  const title = t(g.title || g.game);
   const who = g.seats.map(s => s.kind === "bot" ? levelName(s.bot)
     : s.kind === "open" ? t("free seat") : s.name || t("a person")).join(", ");
   return `${title} · ${who}`;
@@ -110,15 +161,19 @@ async function listGames() {
   }
 }
 
-export function startLobby() {
+export async function startLobby(answer) {
   $("lobby").hidden = false;
   const f = form();
   f.name.value = localStorage.getItem("azul-name") || "";
-  f.players.onchange = seatRows;
   f.game.onchange = showOptions;
   f.onsubmit = create;
-  seatRows();
-  showOptions();
+  try {
+    setSetup(await answer);
+    buildGames();
+    showOptions();
+  } catch (e) {
+    $("create-error").textContent = e.message;
+  }
   listGames();
   setInterval(listGames, 10000);
 }

@@ -306,9 +306,7 @@ function drawMoves() {
 }
 
 // -- the view ---------------------------------------------------------------------------------
-function gameName() {
-  return {pavilion: t("Summer Pavilion"), sintra: t("Stained Glass of Sintra")}[view.game] || view.game;
-}
+const gameName = () => t(view.title || view.game);
 
 function status() {
   if (view.over) {
