@@ -37,7 +37,10 @@ def test_the_registry_loads_it_by_name_and_from_a_position():
     assert "rng" not in state.public_view(0)
 
 
-@pytest.mark.parametrize("name", sorted(bots.BOTS))
+STYLED = {"builder"}  # bots that play a game's evaluation style, which the mini game has not
+
+
+@pytest.mark.parametrize("name", sorted(set(bots.BOTS) - STYLED))
 def test_every_bot_plays_it_to_the_end(name):
     options = {"iterations": 60} if name == "mcts" else {}
     bot = bots.make(name, seed=2, **options)
@@ -45,6 +48,13 @@ def test_every_bot_plays_it_to_the_end(name):
     while not state.is_terminal():
         state.apply_action(bot.choose(state))
     assert sum(state.scores()) >= 2 * 6  # each of the 12 takes scores at least 1
+
+
+@pytest.mark.parametrize("name", sorted(STYLED))
+def test_a_bot_of_a_style_refuses_it_naming_the_styles_it_has(name):
+    state = azul.load_game("mini").new_initial_state(4)
+    with pytest.raises(azul.OptionError, match="mini has no 'builder' style of play: it has no"):
+        bots.make(name, seed=2).choose(state)
 
 
 def test_a_match():

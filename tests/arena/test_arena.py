@@ -8,7 +8,7 @@ import pytest
 import azul
 from azul.arena import tournament
 from azul.arena.match import GameResult, play_game, schedule
-from azul.arena.stats import mean_interval, summarize, wilson
+from azul.arena.stats import mean_interval, summarize, table, wilson
 from azul.bots import Limit
 from azul.bots.spec import BotSpec
 from azul.core.records import final_state, load_record
@@ -199,3 +199,14 @@ def test_results_are_never_written_over_an_earlier_run(tmp_path):
         tournament.write(tmp_path / "run", results, stats)
     (tmp_path / "007-old").mkdir()
     assert tournament.fresh_folder(tmp_path, "match-sintra").name == "008-match-sintra"
+
+
+def test_results_count_the_stars_completed_from_the_score_breakdown():
+    r = play_game("pavilion", {}, [BotSpec("builder"), BotSpec("greedy")], seed=3)
+    assert len(r.stars) == 2 and len(r.items) == 2  # the breakdown's "star" items
+    for seat in range(2):
+        assert sum(r.items[seat].values()) == r.scores[seat]
+        assert (r.stars[seat] > 0) == ("star" in r.items[seat])
+    stats = {s.bot: s for s in summarize([r])}
+    assert stats["builder"].stars_per_game == r.stars[0]
+    assert "stars/game" in table(list(stats.values())) or not any(r.stars)

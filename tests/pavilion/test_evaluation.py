@@ -67,3 +67,29 @@ def test_the_memo_never_answers_for_another_position(side):
             ev._SEEN.clear()
             fresh.append(ev.evaluate_with_plan(s, p))
     assert remembered == fresh
+
+
+def plan(cells: dict, hand: str = "PP", rival: str = "") -> float:
+    # round 5, blue wild, play phase: round 6 (red wild) is still to come (rules 3.2)
+    state = load(round=5, hands=[hand, rival or "Y"], boards=[cells], to_move=1)
+    stock = [state.hands[c] + state.kept[c] for c in range(6)]
+    return ev.star_plan(state, 0, state.filled[0], ev._colors(state, 0), stock)
+
+
+ONE_FROM_PURPLE = board("P1", "P2", "P3", "P4", "P5")  # P6 missing: 20 points (rules 7.1)
+SPREAD = board("P1", "P2", "P3", "P4", "G1")  # as many tiles, no star one from its bonus
+
+
+def test_the_star_plan_rewards_a_star_one_tile_from_its_bonus():
+    assert plan(ONE_FROM_PURPLE) > plan(SPREAD)
+    # and so does the evaluation of both bots
+    for f in (ev.evaluate, ev.evaluate_with_plan):
+        one = load(round=5, hands=["PP", "Y"], boards=[ONE_FROM_PURPLE], to_move=1)
+        spread = load(round=5, hands=["PP", "Y"], boards=[SPREAD], to_move=1)
+        assert f(one, 0) > f(spread, 0)
+
+
+def test_the_star_plan_counts_an_opponent_collecting_the_colour():
+    # P6 costs 6 (rules 5.2): the 2 purple in hand need 4 more from round 6's drafting, where an
+    # opponent holding purple tiles competes for them
+    assert plan(ONE_FROM_PURPLE, rival="PPPPPPPP") < plan(ONE_FROM_PURPLE, rival="Y")

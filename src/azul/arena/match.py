@@ -32,6 +32,9 @@ class GameResult:
     movers: list[int] = field(default_factory=list)  # seat, or CHANCE, of each action
     think: list[float] = field(default_factory=list)  # seconds per seat
     decisions: list[int] = field(default_factory=list)  # decisions per seat
+    # per seat, the final score's points by item of the game's breakdown (State.score_breakdown)
+    items: list[dict[str, int]] = field(default_factory=list)
+    stars: list[int] = field(default_factory=list)  # per seat, breakdown items named "star"
 
     def record(self) -> Record:
         """The game record, to save and replay."""
@@ -78,6 +81,9 @@ def play_game(
     finally:
         for bot in bots:
             bot.close()
+    breakdown = state.score_breakdown() or []
+    items = [_points_by_item(seat) for seat in breakdown]
+    stars = [sum(1 for line in seat if line["item"] == "star") for seat in breakdown]
     return GameResult(
         game_name,
         dict(game.options),
@@ -91,7 +97,17 @@ def play_game(
         movers,
         think,
         decisions,
+        items,
+        stars,
     )
+
+
+def _points_by_item(lines: list[dict[str, Any]]) -> dict[str, int]:
+    """A seat's breakdown as points by item (``star``: every completed star together)."""
+    out: dict[str, int] = {}
+    for line in lines:
+        out[line["item"]] = out.get(line["item"], 0) + line["points"]
+    return out
 
 
 def schedule(

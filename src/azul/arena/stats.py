@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from azul.arena.match import GameResult
@@ -52,6 +52,8 @@ class BotStats:
     seconds_per_move: float
     rating: float | None = None
     rating_sigma: float | None = None
+    stars_per_game: float | None = None  # breakdown items named "star" (None: no breakdowns)
+    item_points: dict[str, float] = field(default_factory=dict)  # mean points by item a game
 
 
 def summarize(results: list[GameResult]) -> list[BotStats]:
@@ -62,6 +64,9 @@ def summarize(results: list[GameResult]) -> list[BotStats]:
     margins: dict[str, list[float]] = defaultdict(list)
     think: dict[str, float] = defaultdict(float)
     decisions: dict[str, int] = defaultdict(int)
+    stars: dict[str, int] = defaultdict(int)
+    scored: dict[str, int] = defaultdict(int)  # games with a score breakdown
+    items: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for r in results:
         for seat, bot in enumerate(r.seats):
             scores[bot].append(r.scores[seat])
@@ -71,6 +76,11 @@ def summarize(results: list[GameResult]) -> list[BotStats]:
                 wins[bot] += 1 / len(r.winners)
             think[bot] += r.think[seat] if r.think else 0.0
             decisions[bot] += r.decisions[seat] if r.decisions else 0
+            if r.items:
+                scored[bot] += 1
+                stars[bot] += r.stars[seat]
+                for item, points in r.items[seat].items():
+                    items[bot][item] += points
     ratings = rate(results)
     out = []
     for bot in sorted(scores, key=lambda b: -wins[b] / len(scores[b])):
@@ -93,6 +103,8 @@ def summarize(results: list[GameResult]) -> list[BotStats]:
                 think[bot] / decisions[bot] if decisions[bot] else 0.0,
                 mu,
                 sigma,
+                stars[bot] / scored[bot] if scored[bot] else None,
+                {k: v / scored[bot] for k, v in items[bot].items()},
             )
         )
     return out
@@ -131,6 +143,9 @@ def table(stats: list[BotStats]) -> str:
     """The final table, for a terminal, in the current language."""
     words = [_("bot"), _("games"), _("win rate"), _("95% CI"), _("mean score")]
     words += [_("95% CI"), _("margin"), _("s/move"), _("rating")]
+    starred = any(s.item_points.get("star") is not None for s in stats)
+    if starred:  # the game scores stars: completed stars a game
+        words.append(_("stars/game"))
     rows = []
     for s in stats:
         rating = f"{s.rating:6.1f}±{s.rating_sigma:4.1f}" if s.rating is not None else "-"
@@ -147,6 +162,8 @@ def table(stats: list[BotStats]) -> str:
                 rating,
             ]
         )
+        if starred:
+            rows[-1].append(f"{s.stars_per_game:.2f}" if s.stars_per_game is not None else "-")
     widths = [max(len(row[i]) for row in [words, *rows]) for i in range(len(words))]
 
     def line(cells: list[str]) -> str:  # the bot's name to the left, figures to the right

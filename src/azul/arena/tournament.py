@@ -101,7 +101,7 @@ def write(
     path = out / "games.csv"
     with path.open("w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["game", "seed", "seat", "bot", "score", "return", "winner", "think_s"])
+        w.writerow(["game", "seed", "seat", "bot", "score", "return", "winner", "think_s", "stars"])
         for r in results:
             for seat, bot in enumerate(r.seats):
                 w.writerow(
@@ -114,6 +114,7 @@ def write(
                         r.returns[seat],
                         int(seat in r.winners),
                         round(r.think[seat], 4),
+                        r.stars[seat] if r.stars else "",
                     ]
                 )
     written.append(path)

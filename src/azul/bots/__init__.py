@@ -1,4 +1,5 @@
-"""Bots that play any game on the API: random, greedy, heuristic and MCTS.
+"""Bots that play any game on the API: random, greedy, heuristic, builder (a game's star-building
+style) and MCTS.
 
 >>> bot = azul.bots.make("mcts", iterations=2000, seed=1)
 >>> action = bot.choose(state, Limit(time=0.5))
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from azul.bots.base import Bot, Candidate, Limit
+from azul.bots.builder import BuilderBot
 from azul.bots.greedy import GreedyBot
 from azul.bots.heuristic import HeuristicBot
 from azul.bots.mcts import MCTSBot
@@ -17,7 +19,7 @@ from azul.core.api import State
 from azul.core.errors import OptionError
 
 BOTS: dict[str, type[Bot]] = {
-    cls.name: cls for cls in (RandomBot, GreedyBot, HeuristicBot, MCTSBot)
+    cls.name: cls for cls in (RandomBot, GreedyBot, HeuristicBot, BuilderBot, MCTSBot)
 }
 
 

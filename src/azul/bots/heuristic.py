@@ -5,17 +5,21 @@ chains, glazier tempo and avoiding broken glass)."""
 from __future__ import annotations
 
 from azul.bots.base import Bot, Candidate, Limit, ranked, settle_chance
-from azul.bots.evaluation import evaluator
+from azul.bots.evaluation import Evaluation, evaluator
 from azul.core.api import State
 
 
 class HeuristicBot(Bot):
     name = "heuristic"
 
+    def evaluation(self, state: State) -> Evaluation:
+        """The evaluation that scores each action's outcome."""
+        return evaluator(state)
+
     def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
         self._check(state)
         me = state.current_player()
-        evaluate = evaluator(state)
+        evaluate = self.evaluation(state)
         values = {}
         for a in state.legal_actions():
             child = self.private_clone(state)

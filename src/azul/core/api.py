@@ -86,6 +86,33 @@ class Strategy(Generic[S]):
         from ``state``; None outside its reach or once ``deadline`` (``time.time()``) passed."""
         return None
 
+    def styles(self) -> tuple[str, ...]:
+        """The names of the game's evaluation styles: other ways of valuing a position, each
+        the judgement of one kind of player (Summer Pavilion's "builder" commits to stars), for
+        sparring bots that play it (``evaluate_style``). None by default."""
+        return ()
+
+    def evaluate_style(self, style: str, state: S, seat: int) -> float:
+        """The position's worth to ``seat`` in points as the player of ``style`` (one of
+        ``styles()``) sees it; a style the game does not have raises OptionError."""
+        raise style_error(state.game.name, style, self.styles())
+
+
+def style_error(game: str, style: str, styles: tuple[str, ...]) -> OptionError:
+    """The error for an evaluation style that ``game`` does not have, naming those it has."""
+    if not styles:
+        return OptionError(
+            "{game} has no {style!r} style of play: it has no evaluation styles",
+            game=game,
+            style=style,
+        )
+    return OptionError(
+        "{game} has no {style!r} style of play: its styles are {styles}",
+        game=game,
+        style=style,
+        styles=", ".join(styles),
+    )
+
 
 class Game(Generic[S]):
     """A game with its options, making states of type ``S``. Subclasses set ``name``, ``info``

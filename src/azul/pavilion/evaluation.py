@@ -1,7 +1,12 @@
 """How good a Summer Pavilion position is for one seat, in points.
 
 Two evaluations share the board terms: the score, plus end bonuses weighted by how far each star
-or number set has come, and structures one tile from paying.
+or number set has come, and structures one tile from paying, and a plan for the stars
+(``star_plan``): each started star counts a share of its bonus by its progress and by the chance
+of paying for its empty spaces in the rounds left, from the tiles of its colour in hand or kept
+and those a player can still gather: fewer in the round its colour is wild (one wild a take,
+rules 4.2), fewer when an opponent collects the colour too (their tiles of it, their star of
+it), none beyond what the game has left of it (22 a colour, less what the boards hold).
 
 - ``evaluate`` (the heuristic bot) counts each tile in hand at about half a point.
 - ``evaluate_with_plan`` (search leaves) first spends the hand this round by a greedy plan of
@@ -24,6 +29,7 @@ NC = data.NUM_COLORS
 _STRUCTURES = [(sum(1 << sp for sp in spaces), reward) for _, _, spaces, reward in data.STRUCTURES]
 _AVERAGE_STAR = sum(data.STAR_BONUS_BY_COLOR.values()) / NC
 _SQUARES = [(k / 6) ** 2 for k in range(7)]
+_SIXTHS = [k / 6 for k in range(7)]
 
 
 class BoardWeights(TypedDict):
@@ -33,6 +39,7 @@ class BoardWeights(TypedDict):
     star_late: float  # ... plus this share by round 6 (times (tiles / 6) squared)
     number: float  # share of a number bonus counted (times the cube of the share covered)
     structure: float  # share of a structure's bonus tiles counted when one space is missing
+    plan: float  # share of a started star's bonus counted by progress and chance (star_plan)
 
 
 class Weights(BoardWeights):
@@ -62,6 +69,7 @@ WEIGHTS: Weights = {
     "star_late": 0.35,
     "number": 0.5,
     "structure": 0.2,
+    "plan": 0.3,
     "tile": 0.55,
     "tile_last": 0.55,
     "tile_cap": 17,
@@ -75,6 +83,7 @@ PLAN_WEIGHTS: PlanWeights = {
     "star_late": WEIGHTS["star_late"],
     "number": WEIGHTS["number"],
     "structure": WEIGHTS["structure"],
+    "plan": WEIGHTS["plan"],
     "keep": 0.8,
     "bonus_tile": 0.8,
     "spend": 0.3,
@@ -150,20 +159,104 @@ def _board(state: PavilionState, filled: int, colors: list[int], w: BoardWeights
     return v
 
 
+GATHER = 4.0
+"""Tiles of one colour a player building a star can gather in a round: about 10 tiles a round
+reach each of 2 players (rules 1.3, 4), a builder takes them in one or two colours."""
+GATHER_WILD = 2.0  # in the round that colour is wild: one wild a take (rules 4.2)
+RIVAL = 0.15  # the gathering lost per tile an opponent holds of the colour
+RIVAL_STAR = 2.0  # tiles an opponent building the star of the colour counts as holding
+# _FUTURE[c][r]: what a player can gather of colour c in the rounds after round r (rules 3.2)
+_FUTURE = [
+    [
+        sum(GATHER_WILD if data.WILD_BY_ROUND[q] == c else GATHER for q in range(r + 1, 7))
+        for r in range(data.ROUNDS + 1)
+    ]
+    for c in range(NC)
+]
+# _NEED[side][star * 64 + ring]: the tiles that pay for a star's empty spaces (rules 5.2)
+_NEED = {
+    side: [sum(t.cost[star * 6 + i] for i in EMPTY[r]) for star in range(7) for r in range(64)]
+    for side, t in BOARD_TABLES.items()
+}
+_STAR_OF = {c: s for s, c in enumerate(data.STAR_COLOR) if c >= 0}  # coloured side
+
+
+def star_plan(
+    state: PavilionState, p: int, filled: int, colors: list[int], stock: list[int]
+) -> float:
+    """Points of the started, incomplete stars of ``p`` (board ``filled``, star ``colors``,
+    tiles in hand and kept ``stock``): each its bonus times its share filled times the chance
+    of paying for its empty spaces, squared. The chance is what pays (tiles of its colour in
+    ``stock``, and those gathered in this round's drafting and the rounds left: fewer in the
+    colour's wild round, fewer for each tile an opponent holds of it or needs for their own
+    star of it, never more than the game has left of it) over what its spaces cost. A
+    multicoloured star counts tiles of every colour it still takes."""
+    board = state.game.board
+    grey = board.grey
+    need_of = _NEED[board.side]
+    rnd = state.round
+    wild = data.WILD_BY_ROUND[rnd]
+    now = 0.0
+    if state.kind == ACQUIRE:  # this round's drafting is not over
+        now = GATHER * sum(state.sources) / (state.game.factories * data.TILES_PER_FACTORY)
+    v = 0.0
+    for star in range(data.NUM_STARS):
+        ring = (filled >> star * 6) & 63
+        k = POPCOUNT[ring]
+        if not k or k == 6:
+            continue
+        present = colors[star]
+        need = need_of[star * 64 + ring]
+        if (star and not grey) or (grey and POPCOUNT[present] == 1):  # one colour
+            c = data.STAR_COLOR[star] if not grey else BITS[present][0]
+            have = stock[c]
+            gather = _FUTURE[c][rnd] + (now if c != wild else now * GATHER_WILD / GATHER)
+            rival = 0.0
+            left = float(data.TILES_PER_COLOR - have)
+            for q in range(state.game.players):
+                if q == p:
+                    continue
+                held: float = state.hands[q * NC + c] + state.kept[q * NC + c]
+                left -= held
+                if not grey:
+                    theirs = POPCOUNT[(state.filled[q] >> _STAR_OF[c] * 6) & 63]
+                    left -= theirs + (state.colors[q * data.NUM_STARS] >> c & 1)
+                    if 0 < theirs < 6:
+                        held += RIVAL_STAR
+                rival += held
+            if not grey:
+                left -= k + (colors[0] >> c & 1)
+            gather /= 1.0 + RIVAL * rival
+            if gather > left:
+                gather = max(0.0, left)
+        else:  # multicoloured: any colour it still takes
+            have = sum(stock[c] for c in BITS[allowed_colors(grey, star, present, k)])
+            gather = GATHER * (data.ROUNDS - rnd) + now
+        chance = (have + gather) / need
+        if chance > 1.0:
+            chance = 1.0
+        v += star_bonus(grey, star, present) * _SIXTHS[k] * chance * chance
+    return v
+
+
 def _colors(state: PavilionState, p: int) -> list[int]:
     return state.colors[p * data.NUM_STARS : (p + 1) * data.NUM_STARS]
 
 
-def evaluate(state: PavilionState, p: int) -> float:
+def evaluate(state: PavilionState, p: int, w: Weights = WEIGHTS) -> float:
     """Score, board terms, and a flat value per tile in hand or kept."""
     v = float(state.points[p])
     if state.kind == OVER:
         return v
-    w = WEIGHTS
-    v += _board(state, state.filled[p], _colors(state, p), w)
+    filled, colors = state.filled[p], _colors(state, p)
+    v += _board(state, filled, colors, w)
     b = p * NC
     hand = state.hands[b : b + NC]
-    tiles = sum(hand) + sum(state.kept[b : b + NC])
+    kept = state.kept[b : b + NC]
+    tiles = sum(hand) + sum(kept)
+    if w["plan"]:
+        stock = [h + k for h, k in zip(hand, kept, strict=True)]
+        v += w["plan"] * star_plan(state, p, filled, colors, stock)
     value = w["tile"] if state.round < data.ROUNDS else w["tile_last"]
     v += value * min(tiles, w["tile_cap"]) + w["wild"] * hand[data.WILD_BY_ROUND[state.round]]
     if state.kind == PLAY and state.round == data.ROUNDS:
@@ -175,7 +268,10 @@ def evaluate(state: PavilionState, p: int) -> float:
 # phase (MCTS leaves share them often); it assumes PLAN_WEIGHTS do not change.
 SeenKey = tuple[str | int, ...]
 """Board side, round, drafting, passed, then the seat's hand, kept tiles, board and stars."""
-_SEEN: dict[SeenKey, tuple[float, float]] = {}
+Known = tuple[float, float, int, list[int], list[int]]
+"""What the memo keeps of a seat: the plan's points + leftovers + board terms, the pursuit
+value, and the board (filled, star colours) and tiles (hand and kept) after the plan."""
+_SEEN: dict[SeenKey, Known] = {}
 
 
 def evaluate_with_plan(state: PavilionState, p: int) -> float:
@@ -205,15 +301,18 @@ def evaluate_with_plan(state: PavilionState, p: int) -> float:
         if len(_SEEN) > 100_000:  # about 40 MB
             _SEEN.clear()
         known = _SEEN[key] = _hand_and_board(state, p)
-    base, pursuit = known
+    base, pursuit, filled, colors, stock = known
     if pursuit:  # more tiles to come this round
         share = sum(state.sources) / (state.game.factories * data.TILES_PER_FACTORY)
         v += w["pursuit"] * share * pursuit
+    if w["plan"]:  # on the board after the plan, with what it leaves
+        v += w["plan"] * star_plan(state, p, filled, colors, stock)
     return v + base
 
 
-def _hand_and_board(state: PavilionState, p: int) -> tuple[float, float]:
-    """(the plan's points + leftovers + board terms, the pursuit value while drafting)."""
+def _hand_and_board(state: PavilionState, p: int) -> Known:
+    """(the plan's points + leftovers + board terms, the pursuit value while drafting, the
+    board and tiles after the plan)."""
     w = PLAN_WEIGHTS
     b = p * NC
     hand = state.hands[b : b + NC]
@@ -237,7 +336,8 @@ def _hand_and_board(state: PavilionState, p: int) -> tuple[float, float]:
             stock = [h + k for h, k in zip(hand, kept, strict=True)]
             nxt = data.WILD_BY_ROUND[state.round + 1]
             v += w["pursuit_keep"] * _pursuit(state, stock, filled, colors, nxt)
-    return v + _board(state, filled, colors, w), pursuit
+    stock = [h + k for h, k in zip(hand, kept, strict=True)]
+    return v + _board(state, filled, colors, w), pursuit, filled, colors, stock
 
 
 def _options(

@@ -1,0 +1,37 @@
+"""The builder style commits to stars: preferences worked out from the rules, not read off the
+evaluation."""
+
+from azul.pavilion import builder
+from tests.pavilion.helpers import board, load
+
+# purple star half built (rules "Board geometry": P1-P3), the red star empty
+HALF_PURPLE = board("P1", "P2", "P3")
+
+
+def draft(**kwargs):
+    # round 2, green wild (rules 3.2): factory 1 holds 2 purple, factory 2 holds 2 red, each
+    # with 2 yellow that go to the centre (rules 4.2); no wild, so either take brings 2 tiles
+    return load(
+        round=2,
+        decision="take",
+        factories=["PPYY", "RRYY"],
+        boards=[HALF_PURPLE],
+        hands=["", ""],
+        **kwargs,
+    )
+
+
+def test_the_targets_start_from_the_stars_with_most_progress():
+    assert builder.targets(draft(), 0)[0] == 1  # the purple star
+
+
+def test_it_drafts_the_colour_of_its_target_star():
+    # both takes bring 2 tiles and no points (rules 4.2); only purple tiles can go on the
+    # purple star (5.3), which the builder is building, so it prefers them to red ones
+    state = draft()
+    values = {}
+    for move in ("F1:P", "F2:R"):
+        child = state.clone()
+        child.apply_string(move)
+        values[move] = builder.evaluate_builder(child, 0)
+    assert values["F1:P"] > values["F2:R"]
