@@ -178,7 +178,11 @@ _NEED = {
     side: [sum(t.cost[star * 6 + i] for i in EMPTY[r]) for star in range(7) for r in range(64)]
     for side, t in BOARD_TABLES.items()
 }
-_STAR_OF = {c: s for s, c in enumerate(data.STAR_COLOR) if c >= 0}  # coloured side
+_FUTURE_BY_ROUND = [[_FUTURE[c][r] for c in range(NC)] for r in range(data.ROUNDS + 1)]
+_WILD_SHARE = GATHER_WILD / GATHER
+# the shift of each colour's star on the coloured side
+_STAR_OF = {c: s * 6 for s, c in enumerate(data.STAR_COLOR) if c >= 0}
+_OTHERS = {n: [[q for q in range(n) if q != p] for p in range(n)] for n in data.FACTORIES}
 
 
 def star_plan(
@@ -195,10 +199,13 @@ def star_plan(
     grey = board.grey
     need_of = _NEED[board.side]
     rnd = state.round
+    future = _FUTURE_BY_ROUND[rnd]
     wild = data.WILD_BY_ROUND[rnd]
     now = 0.0
     if state.kind == ACQUIRE:  # this round's drafting is not over
         now = GATHER * sum(state.sources) / (state.game.factories * data.TILES_PER_FACTORY)
+    hands, kept, others_filled, others_colors = state.hands, state.kept, state.filled, state.colors
+    others = _OTHERS[state.game.players][p]
     v = 0.0
     for star in range(data.NUM_STARS):
         ring = (filled >> star * 6) & 63
@@ -208,34 +215,34 @@ def star_plan(
         present = colors[star]
         need = need_of[star * 64 + ring]
         if (star and not grey) or (grey and POPCOUNT[present] == 1):  # one colour
-            c = data.STAR_COLOR[star] if not grey else BITS[present][0]
+            c = BITS[present][0]
             have = stock[c]
-            gather = _FUTURE[c][rnd] + (now if c != wild else now * GATHER_WILD / GATHER)
+            gather = future[c] + (now if c != wild else now * _WILD_SHARE)
             rival = 0.0
             left = float(data.TILES_PER_COLOR - have)
-            for q in range(state.game.players):
-                if q == p:
-                    continue
-                held: float = state.hands[q * NC + c] + state.kept[q * NC + c]
-                left -= held
-                if not grey:
-                    theirs = POPCOUNT[(state.filled[q] >> _STAR_OF[c] * 6) & 63]
-                    left -= theirs + (state.colors[q * data.NUM_STARS] >> c & 1)
-                    if 0 < theirs < 6:
-                        held += RIVAL_STAR
+            for q in others:
+                held = hands[q * NC + c] + kept[q * NC + c]
                 rival += held
+                left -= held
+                if not grey:  # their star of the colour and their centre star
+                    theirs = POPCOUNT[(others_filled[q] >> _STAR_OF[c]) & 63]
+                    left -= theirs + (others_colors[q * data.NUM_STARS] >> c & 1)
+                    if 0 < theirs < 6:
+                        rival += RIVAL_STAR
             if not grey:
                 left -= k + (colors[0] >> c & 1)
-            gather /= 1.0 + RIVAL * rival
+            if rival:
+                gather /= 1.0 + RIVAL * rival
             if gather > left:
-                gather = max(0.0, left)
+                gather = left if left > 0.0 else 0.0
         else:  # multicoloured: any colour it still takes
-            have = sum(stock[c] for c in BITS[allowed_colors(grey, star, present, k)])
+            have = 0
+            for c in BITS[allowed_colors(grey, star, present, k)]:
+                have += stock[c]
             gather = GATHER * (data.ROUNDS - rnd) + now
         chance = (have + gather) / need
-        if chance > 1.0:
-            chance = 1.0
-        v += star_bonus(grey, star, present) * _SIXTHS[k] * chance * chance
+        worth = _SIXTHS[k] * star_bonus(grey, star, present)
+        v += worth if chance >= 1.0 else worth * chance * chance
     return v
 
 
