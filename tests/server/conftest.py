@@ -49,3 +49,9 @@ def make_client(tmp_path):
     yield make
     for c in clients:
         c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client):
+    """A client of a fresh server with the default limits."""
+    return make_client()

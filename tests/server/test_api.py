@@ -1,21 +1,10 @@
 """The server's API: games, seats and tokens, moves, bots, undo, live updates, bad input."""
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
-from azul.server.app import create_app
-
-
-@pytest.fixture
-def client(tmp_path):
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", ThreadPoolExecutor(2))
-    with TestClient(app) as c:
-        yield c
 
 
 def new_game(client, seats, game="pavilion", **options):

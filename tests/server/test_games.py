@@ -1,23 +1,13 @@
 """The server takes every game of the registry, as it is when a request comes: a game registered
 after the app is built, and a game without a rules summary."""
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
 
 import azul
-from azul.server.app import create_app
-
-
-@pytest.fixture
-def client(tmp_path):
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", ThreadPoolExecutor(2))
-    with TestClient(app) as c:
-        yield c
 
 
 @pytest.fixture
