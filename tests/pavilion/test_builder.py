@@ -11,14 +11,9 @@ HALF_PURPLE = board("P1", "P2", "P3")
 def draft(**kwargs):
     # round 2, green wild (rules 3.2): factory 1 holds 2 purple, factory 2 holds 2 red, each
     # with 2 yellow that go to the centre (rules 4.2); no wild, so either take brings 2 tiles
-    return load(
-        round=2,
-        decision="take",
-        factories=["PPYY", "RRYY"],
-        boards=[HALF_PURPLE],
-        hands=["", ""],
-        **kwargs,
-    )
+    kwargs.setdefault("boards", [HALF_PURPLE])
+    kwargs.setdefault("hands", ["", ""])
+    return load(round=2, decision="take", factories=["PPYY", "RRYY"], **kwargs)
 
 
 def test_the_targets_start_from_the_stars_with_most_progress():
@@ -35,3 +30,23 @@ def test_it_drafts_the_colour_of_its_target_star():
         child.apply_string(move)
         values[move] = builder.evaluate_builder(child, 0)
     assert values["F1:P"] > values["F2:R"]
+
+
+def test_the_heuristic_bot_weighs_what_a_take_leaves_the_opponent():
+    # the same two takes as above; the opponent holds 4 tiles toward a star of purple or of red
+    # (their star half built, rules 5.2, 7.1). Taking purple leaves a purple builder 2 purple
+    # tiles fewer to draft (rules 4.2), so the heuristic bot likes it better against them
+    evaluate = draft().game.strategy().evaluate
+
+    def preference(star: str, colour: str) -> float:
+        state = draft(
+            boards=[HALF_PURPLE, board(f"{star}1", f"{star}2", f"{star}3")], hands=["", colour * 4]
+        )
+        values = {}
+        for move in ("F1:P", "F2:R"):
+            child = state.clone()
+            child.apply_string(move)
+            values[move] = evaluate(child, 0)
+        return values["F1:P"] - values["F2:R"]
+
+    assert preference("P", "P") > preference("R", "R")

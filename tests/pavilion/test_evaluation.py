@@ -1,4 +1,4 @@
-"""The Summer Pavilion search evaluation spends the hand by the rules: expected values worked out
+"""The Summer Pavilion evaluation spends the hand by the rules: expected values worked out
 from the rules sections cited, not read off the evaluation."""
 
 import random
@@ -6,6 +6,7 @@ import random
 import pytest
 
 import azul
+from azul.pavilion import builder
 from azul.pavilion import evaluation as ev
 from tests.pavilion.helpers import board, load
 
@@ -15,7 +16,7 @@ ORANGE_FIVE = board("O1", "O2", "O3", "O4", "O5")
 
 def value(hand: str, round: int, cells: dict, **kwargs) -> float:
     state = load(round=round, hands=[hand, "Y"], boards=[cells], to_move=1, **kwargs)
-    return ev.evaluate_with_plan(state, 0)
+    return ev.evaluate(state, 0)
 
 
 def test_round_6_leftovers_cost_a_point_each():
@@ -27,7 +28,7 @@ def test_wild_tiles_alone_are_kept_or_discarded():
     # round 1: purple is wild and pays only for purple (rules 5.4); the purple star is full and
     # the centre has purple, so 6 purple are kept (4, rules 5.8) or discarded at a point each
     cells = board("P1", "P2", "P3", "P4", "P5", "P6", "C1=P")
-    keep = ev.PLAN_WEIGHTS["keep"]
+    keep = ev.WEIGHTS["keep"]
     assert value("PPPPPP", 1, cells) == pytest.approx(value("", 1, cells) + 4 * keep - 2)
 
 
@@ -44,7 +45,7 @@ def test_six_wilds_without_the_colour_place_nothing():
     # at least one tile of the placed colour is needed (rules 5.2): six greens in round 2 cannot
     # pay for O6; greens fit only on the green star or the centre, both full of green here
     cells = {**ORANGE_FIVE, **board("G1", "G2", "G3", "G4", "G5", "G6", "C1=G")}
-    keep = ev.PLAN_WEIGHTS["keep"]
+    keep = ev.WEIGHTS["keep"]
     assert value("GGGGGG", 2, cells) == pytest.approx(value("", 2, cells) + 4 * keep - 2)
 
 
@@ -60,12 +61,12 @@ def test_the_memo_never_answers_for_another_position(side):
             if not state.is_chance_node():
                 states.append(state.clone())
             state.apply_action(rng.choice(state.legal_actions()))
-    remembered = [ev.evaluate_with_plan(s, p) for s in states for p in range(2)]
+    remembered = [ev.evaluate(s, p) for s in states for p in range(2)]
     fresh = []
     for s in states:
         for p in range(2):
             ev._SEEN.clear()
-            fresh.append(ev.evaluate_with_plan(s, p))
+            fresh.append(ev.evaluate(s, p))
     assert remembered == fresh
 
 
@@ -82,8 +83,8 @@ SPREAD = board("P1", "P2", "P3", "P4", "G1")  # as many tiles, no star one from 
 
 def test_the_star_plan_rewards_a_star_one_tile_from_its_bonus():
     assert plan(ONE_FROM_PURPLE) > plan(SPREAD)
-    # and so does the evaluation of both bots
-    for f in (ev.evaluate, ev.evaluate_with_plan):
+    # and so do the evaluation and the builder's
+    for f in (ev.evaluate, builder.evaluate_builder):
         one = load(round=5, hands=["PP", "Y"], boards=[ONE_FROM_PURPLE], to_move=1)
         spread = load(round=5, hands=["PP", "Y"], boards=[SPREAD], to_move=1)
         assert f(one, 0) > f(spread, 0)

@@ -74,7 +74,8 @@ class Strategy(Generic[S]):
     (``Game.strategy()``); this base knows nothing beyond the score."""
 
     def evaluate(self, state: S, seat: int) -> float:
-        """The position's worth to ``seat`` in points: its score plus what it can expect."""
+        """The position's worth to ``seat`` in points, as the heuristic bot's one ply weighs it:
+        its score plus what it can expect (a game may take off what its opponents can)."""
         return float(state.scores()[seat])
 
     def evaluate_leaf(self, state: S, seat: int) -> float:

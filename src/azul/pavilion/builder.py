@@ -1,21 +1,20 @@
 """Summer Pavilion's "builder" evaluation style: how a player who builds stars values a position.
 
-Strong human players commit early to one or two stars and fill them for the bonus (rules 7.1:
-12 to 20 points a star). The builder does the same without any memory, so that it plays from
-any position: its targets are derived from the position each time it looks.
+Strong human players commit early to a star and fill it for the bonus (rules 7.1: 12 to 20
+points a star), then to the next. The builder does the same without any memory, so that it plays
+from any position: its target is derived from the position each time it looks.
 
-- **Targets**: the ``TARGETS`` incomplete stars of the player with the best claim, where a
-  star's claim is 3 points per tile already on it, plus the tiles in hand or kept that can go on
-  it (its colour on a single-coloured star, each different colour still missing on a
-  multicoloured one), plus a point when its colour's wild round is over (collecting it is no
-  longer bent by the one-wild-per-take rule, 4.2), plus a twentieth of its bonus; ties go to the
-  lower star index. Placing tiles on a target raises its claim, so the targets stay put.
-- **Value**: the heuristic evaluation without its star plan (score, bonuses by progress,
-  structures, tiles in hand),
-  plus for each target ``progress`` times its bonus for each sixth of it filled, and ``fit``
-  points for each tile in hand or kept that fits it (up to what its empty spaces cost); a
-  completed star keeps ``progress`` times its bonus, so completing a target never looks like a
-  loss when the next targets are chosen.
+- **Target**: the incomplete star (``TARGETS`` of them) with the best claim, where a star's claim
+  is 3 points per tile already on it, plus the tiles in hand or kept that can go on it (its
+  colour on a single-coloured star, each different colour still missing on a multicoloured
+  one), plus a point when its colour's wild round is over (collecting it is no longer bent by
+  the one-wild-per-take rule, 4.2), plus a twentieth of its bonus; ties go to the lower star
+  index. Placing tiles on a target raises its claim, so the target stays put.
+- **Value** (``evaluate_builder``): the evaluation of ``azul.pavilion.evaluation`` (the search's),
+  plus the ``commitment``: for the target, ``progress`` times its bonus for each sixth of it
+  filled, and ``fit`` points for each tile in hand or kept that fits it (up to what its empty
+  spaces cost); a completed star keeps ``progress`` times its bonus, so completing a target
+  never looks like a loss when the next one is chosen.
 """
 
 from __future__ import annotations
@@ -23,14 +22,13 @@ from __future__ import annotations
 from typing import TypedDict
 
 from azul.pavilion import data
-from azul.pavilion.evaluation import WEIGHTS as HEURISTIC_WEIGHTS
-from azul.pavilion.evaluation import Weights, evaluate
+from azul.pavilion.evaluation import evaluate
 from azul.pavilion.state import OVER, PavilionState, allowed_colors, star_bonus
 from azul.pavilion.tables import BITS, EMPTY, POPCOUNT
 
 NC = data.NUM_COLORS
-TARGETS = 2
-"""How many stars the builder commits to at a time."""
+TARGETS = 1
+"""How many stars the builder commits to at a time (two at a time won fewer games)."""
 
 
 class BuilderWeights(TypedDict):
@@ -41,9 +39,6 @@ class BuilderWeights(TypedDict):
 
 
 WEIGHTS: BuilderWeights = {"progress": 1.0, "fit": 0.8, "claim_tile": 3.0, "claim_past": 1.0}
-# the heuristic evaluation the builder starts from, without its star plan: the builder's own
-# commitment replaces it, and the builder stays the same player when the plan is retuned
-BASE: Weights = {**HEURISTIC_WEIGHTS, "plan": 0.0}
 
 # the round in which each colour is wild (rules 3.2)
 _WILD_ROUND = {c: r for r, c in enumerate(data.WILD_BY_ROUND) if r}
@@ -89,15 +84,21 @@ def _claims(state: PavilionState, p: int) -> list[tuple[float, int]]:
 
 def evaluate_builder(state: PavilionState, p: int) -> float:
     """The builder's value of the position for ``p`` (see the module docstring)."""
-    v = evaluate(state, p, BASE)
+    v = evaluate(state, p)
     if state.kind == OVER:
         return v
+    return v + commitment(state, p)
+
+
+def commitment(state: PavilionState, p: int) -> float:
+    """What the builder adds for its target and completed stars (see the module docstring)."""
     w = WEIGHTS
     grey = state.game.board.grey
     board = state.game.board
     filled = state.filled[p]
     b = p * NC
     stock = [h + k for h, k in zip(state.hands[b : b + NC], state.kept[b : b + NC], strict=True)]
+    v = 0.0
     for star in range(data.NUM_STARS):  # completed stars keep their share
         if (filled >> star * 6) & 63 == 63:
             v += w["progress"] * star_bonus(grey, star, state.colors[p * data.NUM_STARS + star])

@@ -1,20 +1,21 @@
-"""How good a Summer Pavilion position is for one seat, in points.
+"""How good a Summer Pavilion position is for one seat, in points (``evaluate``).
 
-Two evaluations share the board terms: the score, plus end bonuses weighted by how far each star
-or number set has come, and structures one tile from paying, and a plan for the stars
-(``star_plan``): each started star counts a share of its bonus by its progress and by the chance
-of paying for its empty spaces in the rounds left, from the tiles of its colour in hand or kept
-and those a player can still gather: fewer in the round its colour is wild (one wild a take,
-rules 4.2), fewer when an opponent collects the colour too (their tiles of it, their star of
-it), none beyond what the game has left of it (22 a colour, less what the boards hold).
+It first spends the hand this round by a greedy plan of placements, so tiles count for what they
+can buy on this board in this round's wild colour; what the plan leaves over is kept (at most 4)
+or discarded at a point each (rules 5.8, 5.9). Tiles that cannot pay for a placement yet earn
+part of its value while more are drafted, or when kept for the next round ("pursuit"). A search
+that drafts with it sees which colours its board needs.
 
-- ``evaluate`` (the heuristic bot) counts each tile in hand at about half a point.
-- ``evaluate_with_plan`` (search leaves) first spends the hand this round by a greedy plan of
-  placements, so tiles count for what they can buy on this board in this round's wild colour;
-  what the plan leaves over is kept (at most 4) or discarded at a point each (rules 5.8, 5.9).
-  Tiles that cannot pay for a placement yet earn part of its value while more are drafted, or
-  when kept for the next round ("pursuit"). A search that drafts with it sees which colours its
-  board needs.
+On the board after the plan it counts the score, end bonuses weighted by how far each star or
+number set has come, structures one tile from paying, and a plan for the stars (``star_plan``):
+each started star counts a share of its bonus by its progress and by the chance of paying for
+its empty spaces in the rounds left, from the tiles of its colour in hand or kept and those a
+player can still gather: fewer in the round its colour is wild (one wild a take, rules 4.2),
+fewer when an opponent collects the colour too (their tiles of it, their star of it), none
+beyond what the game has left of it (22 a colour, less what the boards hold).
+
+Search leaves use it as it is; the builder style adds a commitment to one star (``builder``),
+and the heuristic bot weighs that against the opponents' (``strategy``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from azul.pavilion import data
-from azul.pavilion.state import ACQUIRE, OVER, PLAY, PavilionState, allowed_colors, star_bonus
+from azul.pavilion.state import ACQUIRE, OVER, PavilionState, allowed_colors, star_bonus
 from azul.pavilion.tables import BITS, BOARD_TABLES, EMPTY, POPCOUNT, RUN, STRUCTURES_AT
 
 NC = data.NUM_COLORS
@@ -32,29 +33,14 @@ _SQUARES = [(k / 6) ** 2 for k in range(7)]
 _SIXTHS = [k / 6 for k in range(7)]
 
 
-class BoardWeights(TypedDict):
-    """The weights of the board terms, shared by both evaluations."""
+class Weights(TypedDict):
+    """The weights of the board terms, then the plan's own."""
 
     star_early: float  # share of a star's bonus counted in round 1 ...
     star_late: float  # ... plus this share by round 6 (times (tiles / 6) squared)
     number: float  # share of a number bonus counted (times the cube of the share covered)
     structure: float  # share of a structure's bonus tiles counted when one space is missing
     plan: float  # share of a started star's bonus counted by progress and chance (star_plan)
-
-
-class Weights(BoardWeights):
-    """``evaluate``'s weights: the board terms', then a flat value per tile."""
-
-    tile: float  # a tile in hand or kept, rounds 1-5
-    tile_last: float  # the same in round 6
-    tile_cap: int  # tiles beyond this are worth nothing
-    wild: float  # extra for a tile of the round's wild colour
-    excess_last: float  # round 6: cost of each tile beyond 6 (leftovers cost 1 each)
-
-
-class PlanWeights(BoardWeights):
-    """``evaluate_with_plan``'s weights: the board terms', then the plan's own."""
-
     keep: float  # a tile the plan leaves over and keeps for the next round
     bonus_tile: float  # a bonus tile a planned placement earns
     spend: float  # the plan's price of each tile it pays, against a placement's gain (1-5)
@@ -62,28 +48,14 @@ class PlanWeights(BoardWeights):
     pursuit_keep: float  # the same for tiles kept for the next round
 
 
-# The weights, tuned by self-play matches of the heuristic bot (coordinate search, 60 games a
-# step; the result beat the first guess 63% over 200 games).
+# The board terms' weights were tuned by self-play matches of a one-ply bot (coordinate search,
+# 60 games a step), the plan's by MCTS matches against the heuristic bot.
 WEIGHTS: Weights = {
     "star_early": 0.35,
     "star_late": 0.35,
     "number": 0.5,
     "structure": 0.2,
     "plan": 0.3,
-    "tile": 0.55,
-    "tile_last": 0.55,
-    "tile_cap": 17,
-    "wild": 0.45,
-    "excess_last": 0.5,
-}
-# For ``evaluate_with_plan``: the board terms' weights above, then the plan's own (chosen by
-# MCTS matches against the heuristic bot).
-PLAN_WEIGHTS: PlanWeights = {
-    "star_early": WEIGHTS["star_early"],
-    "star_late": WEIGHTS["star_late"],
-    "number": WEIGHTS["number"],
-    "structure": WEIGHTS["structure"],
-    "plan": WEIGHTS["plan"],
     "keep": 0.8,
     "bonus_tile": 0.8,
     "spend": 0.3,
@@ -139,11 +111,11 @@ def _number_gains(side: str, weight: float) -> NumberGains:
     return _NUMBER_GAINS[key]
 
 
-def _star_weight(state: PavilionState, w: BoardWeights) -> float:
+def _star_weight(state: PavilionState, w: Weights) -> float:
     return w["star_early"] + w["star_late"] * state.round / data.ROUNDS
 
 
-def _board(state: PavilionState, filled: int, colors: list[int], w: BoardWeights) -> float:
+def _board(state: PavilionState, filled: int, colors: list[int], w: Weights) -> float:
     """End bonuses and structures, counted by how far they have come."""
     grey = state.game.board.grey
     weight = _star_weight(state, w)
@@ -250,29 +222,8 @@ def _colors(state: PavilionState, p: int) -> list[int]:
     return state.colors[p * data.NUM_STARS : (p + 1) * data.NUM_STARS]
 
 
-def evaluate(state: PavilionState, p: int, w: Weights = WEIGHTS) -> float:
-    """Score, board terms, and a flat value per tile in hand or kept."""
-    v = float(state.points[p])
-    if state.kind == OVER:
-        return v
-    filled, colors = state.filled[p], _colors(state, p)
-    v += _board(state, filled, colors, w)
-    b = p * NC
-    hand = state.hands[b : b + NC]
-    kept = state.kept[b : b + NC]
-    tiles = sum(hand) + sum(kept)
-    if w["plan"]:
-        stock = [h + k for h, k in zip(hand, kept, strict=True)]
-        v += w["plan"] * star_plan(state, p, filled, colors, stock)
-    value = w["tile"] if state.round < data.ROUNDS else w["tile_last"]
-    v += value * min(tiles, w["tile_cap"]) + w["wild"] * hand[data.WILD_BY_ROUND[state.round]]
-    if state.kind == PLAY and state.round == data.ROUNDS:
-        v -= w["excess_last"] * max(0, tiles - 6)  # leftovers after round 6 cost 1 each
-    return v
-
-
-# evaluate_with_plan's memo: what a seat's hand, kept tiles and board are worth in a round and
-# phase (MCTS leaves share them often); it assumes PLAN_WEIGHTS do not change.
+# evaluate's memo: what a seat's hand, kept tiles and board are worth in a round and
+# phase (MCTS leaves share them often); it assumes WEIGHTS do not change.
 SeenKey = tuple[str | int, ...]
 """Board side, round, drafting, passed, then the seat's hand, kept tiles, board and stars."""
 Known = tuple[float, float, int, list[int], list[int]]
@@ -281,14 +232,14 @@ value, and the board (filled, star colours) and tiles (hand and kept) after the 
 _SEEN: dict[SeenKey, Known] = {}
 
 
-def evaluate_with_plan(state: PavilionState, p: int) -> float:
+def evaluate(state: PavilionState, p: int) -> float:
     """Score, the points of a greedy plan for the hand this round, board terms after the plan,
     the tiles it leaves over (kept, at most 4, or discarded: rules 5.8, 5.9), and a share of
     what the leftover tiles are gathering toward (``pursuit``)."""
     v = float(state.points[p])
     if state.kind == OVER:
         return v
-    w = PLAN_WEIGHTS
+    w = WEIGHTS
     if state.owed and state.player == p:  # bonus tiles about to be chosen (rules 5.6)
         v += state.owed * w["bonus_tile"]
     b = p * NC
@@ -320,7 +271,7 @@ def evaluate_with_plan(state: PavilionState, p: int) -> float:
 def _hand_and_board(state: PavilionState, p: int) -> Known:
     """(the plan's points + leftovers + board terms, the pursuit value while drafting, the
     board and tiles after the plan)."""
-    w = PLAN_WEIGHTS
+    w = WEIGHTS
     b = p * NC
     hand = state.hands[b : b + NC]
     kept = state.kept[b : b + NC]
@@ -356,7 +307,7 @@ def _options(
     of the cost the hand can pay."""
     board = state.game.board
     grey, cost = board.grey, board.cost
-    w = PLAN_WEIGHTS
+    w = WEIGHTS
     weight = _star_weight(state, w)
     # in the last round a tile not spent costs a point (rules 5.9): spending is free
     spend = 0.0 if state.round == data.ROUNDS else w["spend"]
@@ -415,7 +366,7 @@ def _plan(
         gained += RUN[(filled >> star * 6) & 63][i]
         for mask, reward in STRUCTURES_AT[sp]:
             if filled & mask == mask:
-                gained += reward * PLAN_WEIGHTS["bonus_tile"]
+                gained += reward * WEIGHTS["bonus_tile"]
         paid = min(hand[c], n)
         hand[c] -= paid
         hand[wild] -= n - paid

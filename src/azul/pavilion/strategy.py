@@ -1,5 +1,11 @@
 """What bots know of Summer Pavilion: the evaluations, the "builder" style and round 6's
-endgame solver."""
+endgame solver.
+
+- Search leaves: ``evaluation.evaluate``.
+- The builder style: ``builder.evaluate_builder``, that evaluation plus a commitment to a star.
+- The heuristic bot: the builder's value of the position less the best opponent's, so that
+  its one ply of look-ahead also sees what a take leaves the others (denial, rules 4.2).
+"""
 
 from __future__ import annotations
 
@@ -8,12 +14,18 @@ from azul.pavilion import builder, endgame, evaluation
 from azul.pavilion.state import PavilionState
 
 
+def against_rivals(state: PavilionState, seat: int) -> float:
+    """The builder's value of the position for ``seat`` less the best of its opponents'."""
+    others = (builder.evaluate_builder(state, q) for q in range(state.num_players()) if q != seat)
+    return builder.evaluate_builder(state, seat) - max(others)
+
+
 class PavilionStrategy(Strategy[PavilionState]):
     def evaluate(self, state: PavilionState, seat: int) -> float:
-        return evaluation.evaluate(state, seat)
+        return against_rivals(state, seat)
 
     def evaluate_leaf(self, state: PavilionState, seat: int) -> float:
-        return evaluation.evaluate_with_plan(state, seat)
+        return evaluation.evaluate(state, seat)
 
     def endgame_values(
         self, state: PavilionState, deadline: float | None = None
