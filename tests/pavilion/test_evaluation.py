@@ -6,8 +6,8 @@ import random
 import pytest
 
 import azul
-from azul.pavilion import builder
 from azul.pavilion import evaluation as ev
+from azul.pavilion import strategy
 from tests.pavilion.helpers import board, load
 
 FULL_RED = board("R1", "R2", "R3", "R4", "R5", "R6", "C1=R")  # red fits nowhere more (rules 5.3)
@@ -83,8 +83,8 @@ SPREAD = board("P1", "P2", "P3", "P4", "G1")  # as many tiles, no star one from 
 
 def test_the_star_plan_rewards_a_star_one_tile_from_its_bonus():
     assert plan(ONE_FROM_PURPLE) > plan(SPREAD)
-    # and so do the evaluation and the builder's
-    for f in (ev.evaluate, builder.evaluate_builder):
+    # and so do the evaluation and the heuristic bot's
+    for f in (ev.evaluate, strategy.against_rivals):
         one = load(round=5, hands=["PP", "Y"], boards=[ONE_FROM_PURPLE], to_move=1)
         spread = load(round=5, hands=["PP", "Y"], boards=[SPREAD], to_move=1)
         assert f(one, 0) > f(spread, 0)

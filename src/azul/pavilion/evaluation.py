@@ -14,8 +14,11 @@ player can still gather: fewer in the round its colour is wild (one wild a take,
 fewer when an opponent collects the colour too (their tiles of it, their star of it), none
 beyond what the game has left of it (22 a colour, less what the boards hold).
 
-Search leaves use it as it is; the builder style adds a commitment to one star (``builder``),
-and the heuristic bot weighs that against the opponents' (``strategy``).
+Then it adds the player's commitment to one star at a time (``commitment``): strong players
+commit early to a star and fill it for the bonus, then to the next.
+
+Search leaves and the builder style use it as it is; the heuristic bot weighs it against the
+opponents' (``strategy``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from azul.pavilion import data
+from azul.pavilion.commitment import commitment
 from azul.pavilion.state import ACQUIRE, OVER, PavilionState, allowed_colors, star_bonus
 from azul.pavilion.tables import BITS, BOARD_TABLES, EMPTY, POPCOUNT, RUN, STRUCTURES_AT
 
@@ -46,6 +50,7 @@ class Weights(TypedDict):
     spend: float  # the plan's price of each tile it pays, against a placement's gain (1-5)
     pursuit: float  # share of what the hand gathers toward, while tiles are still drafted
     pursuit_keep: float  # the same for tiles kept for the next round
+    commit: float  # weight of the commitment to a star (``commitment``)
 
 
 # The board terms' weights were tuned by self-play matches of a one-ply bot (coordinate search,
@@ -61,6 +66,7 @@ WEIGHTS: Weights = {
     "spend": 0.3,
     "pursuit": 0.5,
     "pursuit_keep": 0.5,
+    "commit": 1.0,
 }
 
 Option = tuple[float, float, int, int, int, int]
@@ -227,8 +233,8 @@ def _colors(state: PavilionState, p: int) -> list[int]:
 SeenKey = tuple[str | int, ...]
 """Board side, round, drafting, passed, then the seat's hand, kept tiles, board and stars."""
 Known = tuple[float, float, int, list[int], list[int]]
-"""What the memo keeps of a seat: the plan's points + leftovers + board terms, the pursuit
-value, and the board (filled, star colours) and tiles (hand and kept) after the plan."""
+"""What the memo keeps of a seat: the plan's points + leftovers + board terms + commitment,
+the pursuit value, and the board (filled, star colours) and tiles (hand and kept) after the plan."""
 _SEEN: dict[SeenKey, Known] = {}
 
 
@@ -269,8 +275,8 @@ def evaluate(state: PavilionState, p: int) -> float:
 
 
 def _hand_and_board(state: PavilionState, p: int) -> Known:
-    """(the plan's points + leftovers + board terms, the pursuit value while drafting, the
-    board and tiles after the plan)."""
+    """(the plan's points + leftovers + board terms + commitment, the pursuit value while
+    drafting, the board and tiles after the plan)."""
     w = WEIGHTS
     b = p * NC
     hand = state.hands[b : b + NC]
@@ -295,6 +301,8 @@ def _hand_and_board(state: PavilionState, p: int) -> Known:
             nxt = data.WILD_BY_ROUND[state.round + 1]
             v += w["pursuit_keep"] * _pursuit(state, stock, filled, colors, nxt)
     stock = [h + k for h, k in zip(hand, kept, strict=True)]
+    # what the plan leaves in round 6 is lost (rules 5.9): it fits no target
+    v += w["commit"] * commitment(state, filled, colors, [0] * NC if last else stock)
     return v + _board(state, filled, colors, w), pursuit, filled, colors, stock
 
 

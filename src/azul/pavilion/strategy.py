@@ -1,23 +1,22 @@
-"""What bots know of Summer Pavilion: the evaluations, the "builder" style and round 6's
+"""What bots know of Summer Pavilion: the evaluation, the "builder" style and round 6's
 endgame solver.
 
-- Search leaves: ``evaluation.evaluate``.
-- The builder style: ``builder.evaluate_builder``, that evaluation plus a commitment to a star.
-- The heuristic bot: the builder's value of the position less the best opponent's, so that
-  its one ply of look-ahead also sees what a take leaves the others (denial, rules 4.2).
+- Search leaves and the builder style: ``evaluation.evaluate``, which commits to a star.
+- The heuristic bot: that value of the position less the best opponent's, so that its one ply
+  of look-ahead also sees what a take leaves the others (denial, rules 4.2).
 """
 
 from __future__ import annotations
 
 from azul.core.api import Strategy
-from azul.pavilion import builder, endgame, evaluation
+from azul.pavilion import endgame, evaluation
 from azul.pavilion.state import PavilionState
 
 
 def against_rivals(state: PavilionState, seat: int) -> float:
-    """The builder's value of the position for ``seat`` less the best of its opponents'."""
-    others = (builder.evaluate_builder(state, q) for q in range(state.num_players()) if q != seat)
-    return builder.evaluate_builder(state, seat) - max(others)
+    """The value of the position for ``seat`` less the best of its opponents'."""
+    others = (evaluation.evaluate(state, q) for q in range(state.num_players()) if q != seat)
+    return evaluation.evaluate(state, seat) - max(others)
 
 
 class PavilionStrategy(Strategy[PavilionState]):
@@ -37,5 +36,5 @@ class PavilionStrategy(Strategy[PavilionState]):
 
     def evaluate_style(self, style: str, state: PavilionState, seat: int) -> float:
         if style == "builder":
-            return builder.evaluate_builder(state, seat)
+            return evaluation.evaluate(state, seat)
         return super().evaluate_style(style, state, seat)

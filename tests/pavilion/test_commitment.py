@@ -1,7 +1,7 @@
-"""The builder style commits to stars: preferences worked out from the rules, not read off the
+"""The evaluation commits to a star: preferences worked out from the rules, not read off the
 evaluation."""
 
-from azul.pavilion import builder
+from azul.pavilion import commitment, data
 from tests.pavilion.helpers import board, load
 
 # purple star half built (rules "Board geometry": P1-P3), the red star empty
@@ -17,19 +17,17 @@ def draft(**kwargs):
 
 
 def test_the_targets_start_from_the_stars_with_most_progress():
-    assert builder.targets(draft(), 0)[0] == 1  # the purple star
+    assert commitment.targets(draft(), 0)[0] == 1  # the purple star
 
 
-def test_it_drafts_the_colour_of_its_target_star():
-    # both takes bring 2 tiles and no points (rules 4.2); only purple tiles can go on the
-    # purple star (5.3), which the builder is building, so it prefers them to red ones
+def test_tiles_that_fit_the_target_count_toward_it():
+    # only purple tiles can go on the purple star (rules 5.3), which the player is building
     state = draft()
-    values = {}
-    for move in ("F1:P", "F2:R"):
-        child = state.clone()
-        child.apply_string(move)
-        values[move] = builder.evaluate_builder(child, 0)
-    assert values["F1:P"] > values["F2:R"]
+    colors = state.colors[: data.NUM_STARS]
+    purple, red = data.COLOR_LETTERS.index("P"), data.COLOR_LETTERS.index("R")
+    stocks = {c: [2 if i == c else 0 for i in range(data.NUM_COLORS)] for c in (purple, red)}
+    values = {c: commitment.commitment(state, state.filled[0], colors, stocks[c]) for c in stocks}
+    assert values[purple] > values[red]
 
 
 def test_the_heuristic_bot_weighs_what_a_take_leaves_the_opponent():
