@@ -121,6 +121,67 @@ def test_gymnasium_episode_against_bots():
     assert done and reward == -1.0 and info["illegal"]
 
 
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_an_illegal_action_never_pays_under_score_rewards(game):
+    # the worst legal end: the agent at the lowest score the game allows, an opponent at the
+    # highest (GameInfo); an illegal action must end worse than that
+    e = make(game, reward="score", opponents=["greedy"])
+    info = e.game.info
+    low = -info.max_score if info.min_score is None else info.min_score
+    obs, _ = e.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, done, _, out = e.step(illegal)
+    assert done and out["illegal"] and reward <= low - info.max_score
+    e = make(game, reward="score", illegal_reward=-5.0)
+    obs, _ = e.reset(seed=2)
+    assert e.step(illegal)[1] == -5.0
+
+
+def test_openspiel_max_game_length_counts_decisions():
+    # 2 players: each take moves at least one of the 6 x 5 x 4 tiles off the factories (rules
+    # 1.3, 4); each seat at most 42 placements, 36 bonus picks and one pass a round
+    game = pyspiel.load_game("azul_pavilion")
+    assert game.max_game_length() == 6 * 5 * 4 + 2 * (42 + 36 + 6)
+
+
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_pettingzoo_draws_are_unpredictable_from_the_history(game):
+    """With explicit chance every draw comes from the environment's seeded generator: a seed
+    repeats them, and nothing an agent sees predicts them (a generator seeded by the history's
+    length once predicted every one)."""
+
+    def play(seed):
+        e = env(game, explicit_chance=True)
+        e.reset(seed=seed)
+        draws = guessed = 0
+        for _ in range(40):
+            state = e.game_state
+            guess = state.clone()
+            guess.apply_action(state.legal_actions()[0])
+            e.step(state.legal_actions()[0])
+            rng = np.random.default_rng(len(guess.history()))
+            for actual in state.history()[len(guess.history()) :]:
+                outcomes, probs = zip(*guess.chance_outcomes(), strict=True)
+                draws += 1
+                guessed += int(rng.choice(outcomes, p=probs)) == actual
+                guess.apply_action(actual)
+        return state.history(), draws, guessed
+
+    history, draws, guessed = play(7)
+    assert play(7)[0] == history and play(8)[0] != history
+    assert draws >= 10 and guessed < draws
+
+
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_a_reset_without_a_seed_deals_afresh(game):
+    deals = set()
+    for _ in range(3):
+        e = env(game)
+        e.reset()
+        deals.add(json.dumps(e.game_state.to_json(), sort_keys=True))
+    assert len(deals) == 3
+
+
 @pytest.mark.parametrize("name", sorted(azul.GAMES))
 def test_openspiel_parameters_are_the_games_options(name):
     game = pyspiel.load_game(f"azul_{name}")

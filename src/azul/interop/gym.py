@@ -6,8 +6,11 @@
 
 Observations are ``{"observation": float32 vector, "action_mask": 0/1 vector}``. The reward
 comes at the end: the agent's share of ``returns()`` (+1 win, -1 loss, 0 shared by all), or with
-``reward="score"`` its score minus the best other score. An illegal action ends the episode as a
-loss (``info["illegal"]`` says why) unless ``illegal="raise"``.
+``reward="score"`` its score minus the best other score. An illegal action ends the episode
+(``info["illegal"]`` says why) with ``illegal_reward``, by default worse than any game can end:
+-1 with ``reward="win"``, with ``reward="score"`` the lowest score the game allows less the
+highest (``GameInfo``), so that ignoring the action mask never pays; ``illegal="raise"``
+raises instead.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         seat: int = 0,
         reward: str = "win",
         illegal: str = "lose",
+        illegal_reward: float | None = None,
         render_mode: str | None = None,
         **options: Any,
     ):
@@ -59,6 +63,9 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         if render_mode not in (None, "ansi"):
             raise OptionError(f"render_mode: {render_mode!r} is not None or 'ansi'")
         self.seat, self.reward_kind, self.illegal = seat, reward, illegal
+        self.illegal_reward = (
+            worst_reward(self.game, reward) if illegal_reward is None else illegal_reward
+        )
         self.render_mode = render_mode
         size = self.game.info.num_distinct_actions
         self.observation_space = spaces.Dict(
@@ -116,7 +123,7 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         except IllegalMoveError as e:
             if self.illegal == "raise":
                 raise
-            return self._obs(), -1.0, True, False, {"illegal": str(e)}
+            return self._obs(), self.illegal_reward, True, False, {"illegal": str(e)}
         self._advance()
         if not state.is_terminal():
             return self._obs(), 0.0, False, False, {}
@@ -136,7 +143,17 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         return self.state.render()
 
 
+def worst_reward(game: azul.Game[Any], reward: str) -> float:
+    """Less than or equal to any reward a finished game gives: a loss, or the lowest score
+    less the highest (a game without a lowest score: minus the highest)."""
+    if reward == "win":
+        return game.info.min_utility
+    info = game.info
+    low = -info.max_score if info.min_score is None else info.min_score
+    return float(low - info.max_score)
+
+
 def make(game: str = "pavilion", **kwargs: Any) -> AzulSingleAgentEnv:
     """The single-agent environment (options as for ``azul.load_game``, plus ``opponents``,
-    ``seat``, ``reward``, ``illegal``, ``render_mode``)."""
+    ``seat``, ``reward``, ``illegal``, ``illegal_reward``, ``render_mode``)."""
     return AzulSingleAgentEnv(game, **kwargs)

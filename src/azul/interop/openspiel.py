@@ -92,6 +92,8 @@ class AzulSpielGame(pyspiel.Game):
         params = {**self.defaults, **(params or {})}
         self.azul = azul.load_game(self.name, explicit_chance=True, **_options(params))
         info = self.azul.info
+        # OpenSpiel counts decisions, not chance nodes: the length without explicit draws
+        decisions = azul.load_game(self.name, **_options(params)).info.max_game_length
         super().__init__(
             self.game_type,
             pyspiel.GameInfo(
@@ -101,7 +103,7 @@ class AzulSpielGame(pyspiel.Game):
                 min_utility=info.min_utility,
                 max_utility=info.max_utility,
                 utility_sum=info.utility_sum,
-                max_game_length=info.max_game_length,
+                max_game_length=decisions,
             ),
             params,
         )

@@ -7,7 +7,8 @@
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}`` from the
 observing agent's seat (docs/observations.md). Rewards come at the end: +1 / -1 / 0 split as in
 ``State.returns()`` (winners share +1), or with ``reward="score"`` each agent's score minus the
-best other score. Draws come from the game's own generator, seeded by ``reset(seed=...)``.
+best other score. Draws come from the game's own generator, or with ``explicit_chance=True`` from
+the environment's; both are seeded by ``reset(seed=...)``, and from fresh entropy without a seed.
 The azul state of the episode is ``game_state`` (``state()`` is PettingZoo's global state).
 """
 
@@ -67,7 +68,7 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
         }
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._observer = Observer(self.game)
-        self._next_seed = 0
+        self._rng = np.random.default_rng()  # the deal and explicit draws; reset() seeds it
         self._game_state: azul.State | None = None
 
     @property
@@ -84,11 +85,9 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is None:
-            seed = self._next_seed
-        self._next_seed = seed + 1
-        self._game_state = self.game.new_initial_state(seed)
-        self._settle(seed)
+        self._rng = np.random.default_rng(seed)
+        self._game_state = self.game.new_initial_state(int(self._rng.integers(2**63)))
+        self._settle()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -97,16 +96,15 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game_state.current_player()]
         for space in self.action_spaces.values():
-            space.seed(seed)
+            space.seed(int(self._rng.integers(2**31)))
 
-    def _settle(self, seed: int) -> None:
-        """Explicit-chance games: draws sampled from the env's own seeded generator."""
+    def _settle(self) -> None:
+        """Explicit-chance games: draws sampled from the environment's generator, which no
+        agent sees (its state is not in the history)."""
         state = self.game_state
-        if state.is_chance_node():
-            rng = np.random.default_rng(seed)
-            while state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(self._rng.choice(outcomes, p=probs)))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.game_state
@@ -126,7 +124,7 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
         self._cumulative_rewards[agent] = 0.0
         state = self.game_state
         state.apply_action(int(action))  # raises IllegalMoveError on an illegal action
-        self._settle(len(state.history()))
+        self._settle()
         if state.is_terminal():
             self.rewards = dict(zip(self.agents, self._final_rewards(), strict=True))
             self.terminations = {a: True for a in self.agents}
