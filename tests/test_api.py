@@ -2,6 +2,7 @@
 
 import ast
 import pathlib
+from copy import deepcopy
 
 import pytest
 
@@ -104,9 +105,11 @@ def test_same_seed_same_game_other_seed_other_deal():
     assert a.to_json()["factories"] != c.to_json()["factories"]
 
 
-def test_clone_is_independent():
+@pytest.mark.parametrize("copier", ["clone", "deepcopy"])
+def test_clone_is_independent(copier):
     state = azul.load_game("pavilion").new_initial_state(0)
-    copy = state.clone()
+    copy = state.clone() if copier == "clone" else deepcopy(state)
+    assert copy.to_json() == state.to_json() and copy.game is state.game
     copy.apply_action(copy.legal_actions()[0])
     assert state.history() == [] and copy.history() != []
     assert state.to_json() != copy.to_json()

@@ -137,6 +137,20 @@ def test_an_illegal_action_never_pays_under_score_rewards(game):
     assert e.step(illegal)[1] == -5.0
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_openspiel_clones_are_independent_copies(name):
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    copy = state.clone()
+    assert copy.history() == state.history() and copy.azul is not state.azul
+    assert copy.azul.to_json() == state.azul.to_json()
+    copy.apply_action(copy.legal_actions()[0])
+    assert len(copy.history()) == len(state.history()) + 1
+    assert copy.azul.to_json() != state.azul.to_json()
+
+
 def test_openspiel_max_game_length_counts_decisions():
     # 2 players: each take moves at least one of the 6 x 5 x 4 tiles off the factories (rules
     # 1.3, 4); each seat at most 42 placements, 36 bonus picks and one pass a round

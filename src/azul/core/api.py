@@ -276,6 +276,11 @@ class State:
         """An independent copy (cheap: a few list copies)."""
         raise NotImplementedError
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """``copy.deepcopy`` is ``clone()``: the game is shared, being immutable (frameworks
+        that copy states by deepcopy, OpenSpiel's Python games among them, copy them fast)."""
+        return self.clone()
+
     def reseed(self, seed: int) -> None:
         """Replace the state's own generator, so that its future draws follow ``seed``: how a
         search samples futures without knowing the real ones (a game without hidden draws
