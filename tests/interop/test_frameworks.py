@@ -151,6 +151,28 @@ def test_openspiel_clones_are_independent_copies(name):
     assert copy.azul.to_json() != state.azul.to_json()
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_openspiel_information_state_is_the_view_and_the_history(name):
+    game = pyspiel.load_game(name)
+    kind = game.get_type()
+    assert kind.provides_information_state_string and not kind.provides_information_state_tensor
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    for seat in range(game.num_players()):
+        text = state.information_state_string(seat)
+        view, history = text.rsplit("\n", 1)
+        assert view == state.observation_string(seat)
+        assert history.split()[1:] == [str(a) for a in state.history()]
+    with pytest.raises(NotImplementedError, match="information state tensors are not provided"):
+        state.information_state_tensor(0)
+
+
 def test_openspiel_max_game_length_counts_decisions():
     # 2 players: each take moves at least one of the 6 x 5 x 4 tiles off the factories (rules
     # 1.3, 4); each seat at most 42 placements, 36 bonus picks and one pass a round

@@ -10,6 +10,7 @@ random draw is an explicit chance node with exact probabilities. pyspiel has no 
 default is None is left at None, as pyspiel could not give it a type (a text parameter holding
 a number would not survive pyspiel's game string). Observations are the games' fixed-shape
 vectors (docs/observations.md) and, as text, the public view from the observing player's seat.
+The information state is that text and the history of actions (all public), as text only.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def _game_type(name: str, params: dict[str, Any]) -> pyspiel.GameType:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -116,6 +117,8 @@ class AzulSpielGame(pyspiel.Game):
     ) -> AzulObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return AzulInfoStateObserver(self.azul)
         return AzulObserver(self.azul)
 
 
@@ -173,6 +176,23 @@ class AzulObserver:
         return f"seat {player}\n{view}"
 
 
+class AzulInfoStateObserver(AzulObserver):
+    """The information state: every draw and move is public, so a seat's information state is
+    its public view and the history of actions. Only as text: there is no fixed-size tensor
+    of a history (``information_state_tensor`` raises; use ``observation_tensor``)."""
+
+    def set_from(self, state: AzulSpielState, player: int) -> None:
+        raise NotImplementedError(
+            "information state tensors are not provided: use information_state_string, or "
+            "observation_tensor (the position holds all that is known)"
+        )
+
+    def string_from(self, state: AzulSpielState, player: int) -> str:
+        """The public view from ``player``'s seat and the actions so far."""
+        history = " ".join(str(a) for a in state.azul.history())
+        return f"{super().string_from(state, player)}\nhistory {history}"
+
+
 def register() -> None:
     """Make ``pyspiel.load_game("azul_<name>")`` work for every game of ``azul.GAMES``
     (idempotent: a game registered in azul later is added by calling it again)."""
@@ -197,4 +217,11 @@ def register() -> None:
         pyspiel.register_game(game_type, cls)
 
 
-__all__ = ["AzulObserver", "AzulSpielGame", "AzulSpielState", "parameters", "register"]
+__all__ = [
+    "AzulInfoStateObserver",
+    "AzulObserver",
+    "AzulSpielGame",
+    "AzulSpielState",
+    "parameters",
+    "register",
+]
