@@ -1,7 +1,9 @@
 """OpenSpiel, PettingZoo and Gymnasium adapters, checked with each framework's own tests."""
 
+import base64
 import functools
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -171,6 +173,33 @@ def test_openspiel_information_state_is_the_view_and_the_history(name):
         assert history.split()[1:] == [str(a) for a in state.history()]
     with pytest.raises(NotImplementedError, match="information state tensors are not provided"):
         state.information_state_tensor(0)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_openspiel_saves_states_as_json_positions(name):
+    # pyspiel pickles a Python state's attributes: ours hold the JSON position document, not
+    # the engine's classes, and a document that breaks the rules is refused on loading
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(state.legal_actions()[0])
+    text = pyspiel.serialize_game_and_state(game, state)
+    payload = base64.b64decode(text.split("__dict__=")[1].strip())
+    document = json.dumps(state.azul.to_json()).encode()
+    assert document in payload and b"State" not in payload
+    _, again = pyspiel.deserialize_game_and_state(text)
+    assert again.azul.to_json() == state.azul.to_json() and again.history() == state.history()
+
+    class Broken:  # the same document with a version this package does not read
+        def __reduce__(self):
+            doc = {**state.azul.to_json(), "version": 99}
+            return openspiel._position_from_json, (json.dumps(doc),)
+
+    broken = base64.b64encode(pickle.dumps({"_position": Broken()})).decode()
+    head = text.split("__dict__=")[0]
+    with pytest.raises(azul.PositionError, match="version"):
+        pyspiel.deserialize_game_and_state(head + "__dict__=" + broken)
 
 
 def test_openspiel_max_game_length_counts_decisions():

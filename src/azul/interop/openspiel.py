@@ -122,12 +122,39 @@ class AzulSpielGame(pyspiel.Game):
         return AzulObserver(self.azul)
 
 
+class _Position:
+    """The azul state inside a pyspiel state. pyspiel copies a Python state's attributes with
+    ``copy.deepcopy`` (here the engine's ``clone()``) and saves them by pickling; this one
+    pickles as the game's JSON position, so a saved state does not depend on the package's
+    version and is validated when it is loaded."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: azul.State):
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        return _Position(self.state.clone())
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return _position_from_json, (json.dumps(self.state.to_json()),)
+
+
+def _position_from_json(text: str) -> _Position:
+    return _Position(azul.load_state(text))
+
+
 class AzulSpielState(pyspiel.State):
     """A pyspiel state around an azul state (``.azul``)."""
 
     def __init__(self, game: AzulSpielGame, inner: azul.State):
         super().__init__(game)
-        self.azul = inner
+        self._position = _Position(inner)
+
+    @property
+    def azul(self) -> azul.State:
+        """The azul state."""
+        return self._position.state
 
     def current_player(self) -> int:
         p = self.azul.current_player()
@@ -189,7 +216,7 @@ class AzulInfoStateObserver(AzulObserver):
 
     def string_from(self, state: AzulSpielState, player: int) -> str:
         """The public view from ``player``'s seat and the actions so far."""
-        history = " ".join(str(a) for a in state.azul.history())
+        history = " ".join(str(a) for a in state.history())
         return f"{super().string_from(state, player)}\nhistory {history}"
 
 
