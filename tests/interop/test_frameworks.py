@@ -15,7 +15,7 @@ pytest.importorskip("gymnasium")
 import pyspiel
 from gymnasium.utils.env_checker import check_env
 from open_spiel.python.algorithms import mcts
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import azul
 from azul.interop import openspiel
@@ -105,6 +105,18 @@ def test_pettingzoo_rewards_at_the_end():
 @pytest.mark.parametrize("game", ["pavilion", "sintra"])
 def test_gymnasium_env_checker(game):
     check_env(make(game, opponents=["greedy"]), skip_render_check=True)
+
+
+def test_rendering_as_rgb_arrays():
+    render_test(lambda render_mode=None: env("sintra", render_mode=render_mode))
+    e = make("pavilion", opponents=["greedy"], render_mode="rgb_array")
+    check_env(e)
+    e.reset(seed=1)
+    frame = e.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    assert frame.shape[1] > 1000 and frame.std() > 10  # a drawing, not a blank page
+    with pytest.raises(azul.OptionError, match="render_mode: 'rgb'"):
+        make("pavilion", render_mode="rgb")
 
 
 def test_gymnasium_episode_against_bots():

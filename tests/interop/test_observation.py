@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 
 import azul
-from azul.interop.observation import Observer, action_mask, observation, observation_dict
+from azul.interop.observation import (
+    Observer,
+    action_mask,
+    bounds,
+    observation,
+    observation_dict,
+)
 from tests.pavilion.helpers import board
 from tests.pavilion.helpers import load as load_pavilion
 from tests.sintra.helpers import load as load_sintra
@@ -20,11 +26,15 @@ def test_shape_is_fixed_and_published(name, players):
     assert obs.shape == game.info.observation_shape and obs.dtype == np.float32
     sizes = sum(int(np.prod(shape)) for _, shape in game.observation_layout())
     assert sizes == obs.shape[0]
+    low, high = bounds(game)
+    assert np.isfinite(low) and np.isfinite(high)
     rng = np.random.default_rng(0)
     while not state.is_terminal():
         legal = state.legal_actions()
         state.apply_action(int(rng.choice(legal)))
-        assert observation(state, 1).shape == game.info.observation_shape
+        obs = observation(state, 1)
+        assert obs.shape == game.info.observation_shape
+        assert low <= obs.min() and obs.max() <= high
 
 
 def test_pavilion_pieces_from_each_seat():

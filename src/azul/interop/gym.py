@@ -26,7 +26,8 @@ import azul
 from azul.bots.base import Bot
 from azul.bots.spec import BotSpec
 from azul.core.errors import IllegalMoveError, OptionError
-from azul.interop.observation import Observer, action_mask
+from azul.interop import render
+from azul.interop.observation import Observer, action_mask, bounds
 
 Observation = dict[str, np.ndarray]
 Step = tuple[Observation, float, bool, bool, dict[str, Any]]
@@ -45,7 +46,7 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
         **options: Any,
     ):
-        self.metadata = {"render_modes": ["ansi"]}
+        self.metadata = {"render_modes": list(render.MODES), "render_fps": 1}
         self.game = azul.load_game(game, **options)
         n = self.game.info.num_players
         opponents = opponents or ["random"]
@@ -60,8 +61,7 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             raise OptionError(f"reward: {reward!r} is not 'win' or 'score'")
         if illegal not in ("lose", "raise"):
             raise OptionError(f"illegal: {illegal!r} is not 'lose' or 'raise'")
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode: {render_mode!r} is not None or 'ansi'")
+        render.check_mode(render_mode)
         self.seat, self.reward_kind, self.illegal = seat, reward, illegal
         self.illegal_reward = (
             worst_reward(self.game, reward) if illegal_reward is None else illegal_reward
@@ -71,7 +71,7 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    -np.inf, np.inf, self.game.info.observation_shape, np.float32
+                    *bounds(self.game), self.game.info.observation_shape, np.float32
                 ),
                 "action_mask": spaces.MultiBinary(size),
             }
@@ -136,11 +136,9 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         scores = state.scores()
         return float(scores[self.seat] - max(s for i, s in enumerate(scores) if i != self.seat))
 
-    def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``): what every player sees."""
-        if self.render_mode != "ansi" or self.state is None:
-            return None
-        return self.state.render()
+    def render(self) -> str | np.ndarray[Any, Any] | None:
+        """The table as every player sees it, in the render mode (``azul.interop.render``)."""
+        return render.render(self.state, self.render_mode)
 
 
 def worst_reward(game: azul.Game[Any], reward: str) -> float:

@@ -23,7 +23,8 @@ from pettingzoo import AECEnv
 
 import azul
 from azul.core.errors import IllegalMoveError, OptionError
-from azul.interop.observation import Observer, action_mask
+from azul.interop import render
+from azul.interop.observation import Observer, action_mask, bounds
 
 # gymnasium types a Dict space's elements as dict[str, Space], hence dict[str, Any] here;
 # an action is an id, None for an agent that is done
@@ -41,13 +42,13 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
         super().__init__()
         if reward not in ("win", "score"):
             raise OptionError(f"reward: {reward!r} is not 'win' or 'score'")
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode: {render_mode!r} is not None or 'ansi'")
+        render.check_mode(render_mode)
         self.game = azul.load_game(game, **options)
         self.reward_kind = reward
         self.render_mode = render_mode
         self.metadata = {
-            "render_modes": ["ansi"],
+            "render_modes": list(render.MODES),
+            "render_fps": 1,
             "name": f"azul_{game}_v0",
             "is_parallelizable": False,
         }
@@ -58,7 +59,7 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
         obs = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    -np.inf, np.inf, self.game.info.observation_shape, np.float32
+                    *bounds(self.game), self.game.info.observation_shape, np.float32
                 ),
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),
             }
@@ -140,11 +141,9 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
             float(s - max(x for j, x in enumerate(scores) if j != i)) for i, s in enumerate(scores)
         ]
 
-    def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``): what every player sees."""
-        if self.render_mode != "ansi" or self._game_state is None:
-            return None
-        return self._game_state.render()
+    def render(self) -> str | np.ndarray[Any, Any] | None:
+        """The table as every player sees it, in the render mode (``azul.interop.render``)."""
+        return render.render(self._game_state, self.render_mode)
 
     def close(self) -> None:
         pass
