@@ -119,6 +119,19 @@ def test_rendering_as_rgb_arrays():
         make("pavilion", render_mode="rgb")
 
 
+def test_gymnasium_registered_ids_take_options():
+    import gymnasium
+
+    e = gymnasium.make("azul/Pavilion-v0", opponents=["greedy"], players=3, board="grey")
+    assert e.unwrapped.game.info.num_players == 3
+    assert e.unwrapped.game.options["board"] == "grey"
+    obs, _ = e.reset(seed=0)
+    assert obs["observation"].shape == e.unwrapped.game.info.observation_shape
+    assert gymnasium.make("azul/Sintra-v0", side="B").unwrapped.game.options["side"] == "B"
+    with pytest.raises(azul.OptionError, match="side"):
+        gymnasium.make("azul/Sintra-v0", side="Z")
+
+
 def test_gymnasium_episode_against_bots():
     e = make("pavilion", players=3, opponents=["greedy", "random"], seat=1)
     obs, _ = e.reset(seed=4)

@@ -4,6 +4,11 @@
     >>> e = make("pavilion", opponents=["greedy"])
     >>> obs, info = e.reset(seed=0)
 
+or through Gymnasium's registry, which importing this module fills (``env_id``):
+
+    >>> import gymnasium, azul.interop.gym
+    >>> e = gymnasium.make("azul/Pavilion-v0", opponents=["greedy"], players=3)
+
 Observations are ``{"observation": float32 vector, "action_mask": 0/1 vector}``. The reward
 comes at the end: the agent's share of ``returns()`` (+1 win, -1 loss, 0 shared by all), or with
 ``reward="score"`` its score minus the best other score. An illegal action ends the episode
@@ -151,7 +156,27 @@ def worst_reward(game: azul.Game[Any], reward: str) -> float:
     return float(low - info.max_score)
 
 
+def env_id(game: str) -> str:
+    """The Gymnasium id of ``game``: ``azul/Pavilion-v0`` for ``pavilion``."""
+    return f"azul/{game.capitalize()}-v0"
+
+
+def register_envs() -> None:
+    """Register every game of ``azul.GAMES`` with Gymnasium (done on import; call it again
+    for games registered in azul later)."""
+    for game in sorted(azul.GAMES):
+        if env_id(game) not in gym.registry:
+            gym.register(
+                id=env_id(game),
+                entry_point="azul.interop.gym:AzulSingleAgentEnv",
+                kwargs={"game": game},
+            )
+
+
 def make(game: str = "pavilion", **kwargs: Any) -> AzulSingleAgentEnv:
     """The single-agent environment (options as for ``azul.load_game``, plus ``opponents``,
     ``seat``, ``reward``, ``illegal``, ``illegal_reward``, ``render_mode``)."""
     return AzulSingleAgentEnv(game, **kwargs)
+
+
+register_envs()
