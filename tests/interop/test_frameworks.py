@@ -227,6 +227,42 @@ def test_openspiel_saves_states_as_json_positions(name):
         pyspiel.deserialize_game_and_state(head + "__dict__=" + broken)
 
 
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_score_change_rewards_add_up_to_the_final_margin(game):
+    e = make(game, reward="score_change", opponents=["greedy"])
+    obs, _ = e.reset(seed=6)
+    rng = np.random.default_rng(6)
+    rewards, done = [], False
+    while not done:
+        obs, reward, done, _, info = e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        rewards.append(reward)
+    scores = info["scores"]
+    assert sum(rewards) == pytest.approx(scores[0] - max(scores[1:]))
+    assert sum(1 for r in rewards if r) > 1  # paid along the way, not only at the end
+    # an illegal action: the episode's rewards add up to the illegal reward
+    e = make(game, reward="score_change", opponents=["greedy"], illegal_reward=-500.0)
+    obs, _ = e.reset(seed=6)
+    total = 0.0
+    for _ in range(10):
+        obs, reward, done, _, _ = e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        total += reward
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, done, _, info = e.step(illegal)
+    assert done and info["illegal"] and total + reward == pytest.approx(-500.0)
+
+
+def test_a_random_seat_is_drawn_at_each_reset():
+    e = make("pavilion", players=3, seat="random", opponents=["greedy"])
+    seats = set()
+    for seed in range(12):
+        obs, info = e.reset(seed=seed)
+        seats.add(info["seat"])
+        assert e.state.current_player() == info["seat"] == e.seat
+    assert seats == {0, 1, 2}
+    with pytest.raises(azul.OptionError, match="seat: 'any'"):
+        make("pavilion", seat="any")
+
+
 def test_openspiel_max_game_length_counts_decisions():
     # 2 players: each take moves at least one of the 6 x 5 x 4 tiles off the factories (rules
     # 1.3, 4); each seat at most 42 placements, 36 bonus picks and one pass a round

@@ -9,13 +9,20 @@ or through Gymnasium's registry, which importing this module fills (``env_id``):
     >>> import gymnasium, azul.interop.gym
     >>> e = gymnasium.make("azul/Pavilion-v0", opponents=["greedy"], players=3)
 
-Observations are ``{"observation": float32 vector, "action_mask": 0/1 vector}``. The reward
-comes at the end: the agent's share of ``returns()`` (+1 win, -1 loss, 0 shared by all), or with
-``reward="score"`` its score minus the best other score. An illegal action ends the episode
-(``info["illegal"]`` says why) with ``illegal_reward``, by default worse than any game can end:
--1 with ``reward="win"``, with ``reward="score"`` the lowest score the game allows less the
-highest (``GameInfo``), so that ignoring the action mask never pays; ``illegal="raise"``
-raises instead.
+Observations are ``{"observation": float32 vector, "action_mask": 0/1 vector}``. Rewards:
+
+- ``reward="win"``: at the end, the agent's share of ``returns()`` (+1 win, -1 loss, 0 shared);
+- ``reward="score"``: at the end, its margin: its score minus the best other score;
+- ``reward="score_change"``: at each step, the change of that margin since its previous step
+  (from 0), so an episode's rewards add up to the final margin.
+
+An illegal action ends the episode (``info["illegal"]`` says why) so that the episode's rewards
+add up to ``illegal_reward``: by default worse than any game can end, -1 for ``"win"`` and for
+the others the lowest score the game allows less the highest (``GameInfo``), so that ignoring
+the action mask never pays; ``illegal="raise"`` raises instead.
+
+``seat="random"`` draws the agent's seat at each reset (``info["seat"]``), for self-play and
+training from every seat.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from azul.core.errors import IllegalMoveError, OptionError
 from azul.interop import render
 from azul.interop.observation import Observer, action_mask, bounds
 
+REWARDS = ("win", "score", "score_change")
 Observation = dict[str, np.ndarray]
 Step = tuple[Observation, float, bool, bool, dict[str, Any]]
 
@@ -44,7 +52,7 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         self,
         game: str = "pavilion",
         opponents: list[str] | None = None,
-        seat: int = 0,
+        seat: int | str = 0,
         reward: str = "win",
         illegal: str = "lose",
         illegal_reward: float | None = None,
@@ -60,14 +68,17 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             raise OptionError(f"opponents: give 1 or {n - 1} bots, not {len(self.specs)}")
         for spec in self.specs:
             spec.make(0)
-        if not 0 <= seat < n:
-            raise OptionError(f"seat: {seat} is not a seat 0..{n - 1}")
-        if reward not in ("win", "score"):
-            raise OptionError(f"reward: {reward!r} is not 'win' or 'score'")
+        if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < n):
+            raise OptionError(f"seat: {seat!r} is not a seat 0..{n - 1} or 'random'")
+        if reward not in REWARDS:
+            raise OptionError(f"reward: {reward!r} is not {', '.join(map(repr, REWARDS))}")
         if illegal not in ("lose", "raise"):
             raise OptionError(f"illegal: {illegal!r} is not 'lose' or 'raise'")
         render.check_mode(render_mode)
-        self.seat, self.reward_kind, self.illegal = seat, reward, illegal
+        self.random_seat = seat == "random"
+        self.seat = 0 if isinstance(seat, str) else seat
+        self.reward_kind, self.illegal = reward, illegal
+        self.margin = 0.0  # the margin the rewards have paid so far (score_change)
         self.illegal_reward = (
             worst_reward(self.game, reward) if illegal_reward is None else illegal_reward
         )
@@ -98,11 +109,14 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         game_seed = int(self.np_random.integers(2**31))
         self.state = self.game.new_initial_state(game_seed)
         n = self.game.info.num_players
+        if self.random_seat:
+            self.seat = int(self.np_random.integers(n))
+        self.margin = 0.0
         others = [s for s in range(n) if s != self.seat]
         specs = self.specs * (n - 1) if len(self.specs) == 1 else self.specs
         self.bots = {s: spec.make(game_seed + s) for s, spec in zip(others, specs, strict=False)}
         self._advance()
-        return self._obs(), {}
+        return self._obs(), {"seat": self.seat}
 
     def _advance(self) -> None:
         """Play chance and the bots until the agent decides or the game ends."""
@@ -128,17 +142,22 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         except IllegalMoveError as e:
             if self.illegal == "raise":
                 raise
-            return self._obs(), self.illegal_reward, True, False, {"illegal": str(e)}
+            return self._obs(), self.illegal_reward - self.margin, True, False, {"illegal": str(e)}
         self._advance()
-        if not state.is_terminal():
-            return self._obs(), 0.0, False, False, {}
-        return self._obs(), self._final_reward(), True, False, {"scores": state.scores()}
+        done = state.is_terminal()
+        if self.reward_kind == "score_change":
+            reward, self.margin = self._margin() - self.margin, self._margin()
+        elif not done:
+            reward = 0.0
+        else:
+            win = self.reward_kind == "win"
+            reward = float(state.returns()[self.seat]) if win else self._margin()
+        info = {"scores": state.scores()} if done else {}
+        return self._obs(), reward, done, False, info
 
-    def _final_reward(self) -> float:
-        state = self._playing()
-        if self.reward_kind == "win":
-            return float(state.returns()[self.seat])
-        scores = state.scores()
+    def _margin(self) -> float:
+        """The agent's score less the best other score."""
+        scores = self._playing().scores()
         return float(scores[self.seat] - max(s for i, s in enumerate(scores) if i != self.seat))
 
     def render(self) -> str | np.ndarray[Any, Any] | None:
@@ -150,7 +169,7 @@ def worst_reward(game: azul.Game[Any], reward: str) -> float:
     """Less than or equal to any reward a finished game gives: a loss, or the lowest score
     less the highest (a game without a lowest score: minus the highest)."""
     if reward == "win":
-        return game.info.min_utility
+        return game.info.min_utility  # "score" and "score_change" end at a margin
     info = game.info
     low = -info.max_score if info.min_score is None else info.min_score
     return float(low - info.max_score)
