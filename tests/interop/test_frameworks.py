@@ -255,7 +255,7 @@ def test_a_random_seat_is_drawn_at_each_reset():
     e = make("pavilion", players=3, seat="random", opponents=["greedy"])
     seats = set()
     for seed in range(12):
-        obs, info = e.reset(seed=seed)
+        _, info = e.reset(seed=seed)
         seats.add(info["seat"])
         assert e.state.current_player() == info["seat"] == e.seat
     assert seats == {0, 1, 2}
@@ -387,3 +387,59 @@ def test_the_environments_ask_for_a_reset_first():
     assert env("pavilion", render_mode="ansi").render() is None
     with pytest.raises(ResetNeeded):
         make("pavilion").step(0)
+
+
+def test_the_batched_environment_steps_games_together():
+    import gymnasium
+
+    from azul.interop.vector import AzulVectorEnv
+
+    envs = gymnasium.make_vec("azul/Sintra-v0", num_envs=4, reward="score", opponents=["greedy"])
+    assert isinstance(envs, AzulVectorEnv)
+    obs, info = envs.reset(seed=3)
+    size = envs.game.info.num_distinct_actions
+    assert obs["observation"].shape == (4, *envs.game.info.observation_shape)
+    assert obs["action_mask"].shape == (4, size) and list(info["seat"]) == [0, 0, 0, 0]
+    rng = np.random.default_rng(3)
+    totals, finals = np.zeros(4), []
+    for _ in range(400):
+        # each row is its game's observation from the agent's seat, with a legal action
+        for i, state in enumerate(envs.states):
+            assert np.array_equal(obs["observation"][i], observation(state, 0))
+            assert obs["action_mask"][i].any()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        assert not truncated.any()
+        totals += rewards
+        for i in np.flatnonzero(terminated):
+            scores = info["final_scores"][i]
+            assert info["_final_scores"][i]
+            # reward="score": the margin, paid when the game ends
+            finals.append((rewards[i], scores[0] - scores[1]))
+    assert len(finals) >= 4 and all(r == margin for r, margin in finals)
+    again = gymnasium.make_vec("azul/Sintra-v0", num_envs=4, reward="score")
+    first = again.reset(seed=3)[0]["observation"]
+    assert np.array_equal(first, again.reset(seed=3)[0]["observation"])
+
+
+def test_the_batched_environment_refuses_an_illegal_batch_whole():
+    import gymnasium
+
+    envs = gymnasium.make_vec("azul/Pavilion-v0", num_envs=3, illegal="raise")
+    obs, _ = envs.reset(seed=1)
+    before = [s.to_json() for s in envs.states]
+    legal = [int(np.flatnonzero(m)[0]) for m in obs["action_mask"]]
+    illegal = int(np.flatnonzero(obs["action_mask"][2] == 0)[0])
+    with pytest.raises(azul.IllegalMoveError, match="game 2"):
+        envs.step(np.array([legal[0], legal[1], illegal]))
+    assert [s.to_json() for s in envs.states] == before
+    with pytest.raises(azul.OptionError, match="shape"):
+        envs.step(np.array(legal[:2]))
+    with pytest.raises(azul.OptionError, match="num_envs"):
+        gymnasium.make_vec("azul/Pavilion-v0", num_envs=0)
+    # by default an illegal action ends that game alone, with the illegal reward
+    envs = gymnasium.make_vec("azul/Pavilion-v0", num_envs=3, illegal_reward=-7.0)
+    obs, _ = envs.reset(seed=1)
+    _, rewards, terminated, _, info = envs.step(np.array([legal[0], legal[1], illegal]))
+    assert list(terminated) == [False, False, True] and rewards[2] == -7.0
+    assert isinstance(info["illegal"][2], str) and info["illegal"][2]

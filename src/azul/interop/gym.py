@@ -35,15 +35,22 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 import azul
-from azul.bots.base import Bot
-from azul.bots.spec import BotSpec
-from azul.core.errors import IllegalMoveError, OptionError
 from azul.interop import render
+from azul.interop.episode import Episode, settings, worst_reward
 from azul.interop.observation import Observer, action_mask, bounds
 
-REWARDS = ("win", "score", "score_change")
 Observation = dict[str, np.ndarray]
 Step = tuple[Observation, float, bool, bool, dict[str, Any]]
+
+
+def spaces_of(game: azul.Game[Any]) -> tuple[spaces.Dict, spaces.Discrete]:
+    """One seat's observation space (finite bounds, ``bounds``) and action space."""
+    size = game.info.num_distinct_actions
+    observation = spaces.Box(*bounds(game), game.info.observation_shape, np.float32)
+    return (
+        spaces.Dict({"observation": observation, "action_mask": spaces.MultiBinary(size)}),
+        spaces.Discrete(size),
+    )
 
 
 # gymnasium types a Dict space's elements as dict[str, Space], hence dict[str, Any] here
@@ -60,119 +67,47 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         **options: Any,
     ):
         self.metadata = {"render_modes": list(render.MODES), "render_fps": 1}
-        self.game = azul.load_game(game, **options)
-        n = self.game.info.num_players
-        opponents = opponents or ["random"]
-        self.specs = [BotSpec.parse(o) for o in opponents]
-        if len(self.specs) not in (1, n - 1):
-            raise OptionError(f"opponents: give 1 or {n - 1} bots, not {len(self.specs)}")
-        for spec in self.specs:
-            spec.make(0)
-        if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < n):
-            raise OptionError(f"seat: {seat!r} is not a seat 0..{n - 1} or 'random'")
-        if reward not in REWARDS:
-            raise OptionError(f"reward: {reward!r} is not {', '.join(map(repr, REWARDS))}")
-        if illegal not in ("lose", "raise"):
-            raise OptionError(f"illegal: {illegal!r} is not 'lose' or 'raise'")
+        self.settings = settings(game, opponents, seat, reward, illegal, illegal_reward, options)
         render.check_mode(render_mode)
-        self.random_seat = seat == "random"
-        self.seat = 0 if isinstance(seat, str) else seat
-        self.reward_kind, self.illegal = reward, illegal
-        self.margin = 0.0  # the margin the rewards have paid so far (score_change)
-        self.illegal_reward = (
-            worst_reward(self.game, reward) if illegal_reward is None else illegal_reward
-        )
         self.render_mode = render_mode
-        size = self.game.info.num_distinct_actions
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    *bounds(self.game), self.game.info.observation_shape, np.float32
-                ),
-                "action_mask": spaces.MultiBinary(size),
-            }
-        )
-        self.action_space = spaces.Discrete(size)
+        self.game = self.settings.game
+        self.illegal_reward = self.settings.illegal_reward
+        self.observation_space, self.action_space = spaces_of(self.game)
         self._observer = Observer(self.game)
+        self._episode: Episode | None = None
         self.state: azul.State | None = None  # the episode's, once reset
-        self.bots: dict[int, Bot] = {}
 
-    def _playing(self) -> azul.State:
-        if self.state is None:
+    @property
+    def seat(self) -> int:
+        """The agent's seat in this episode."""
+        return self._playing()[0].seat
+
+    def _playing(self) -> tuple[Episode, azul.State]:
+        if self._episode is None or self.state is None:
             raise ResetNeeded("call reset() before step()")
-        return self.state
+        return self._episode, self.state
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(2**31))
-        self.state = self.game.new_initial_state(game_seed)
-        n = self.game.info.num_players
-        if self.random_seat:
-            self.seat = int(self.np_random.integers(n))
-        self.margin = 0.0
-        others = [s for s in range(n) if s != self.seat]
-        specs = self.specs * (n - 1) if len(self.specs) == 1 else self.specs
-        self.bots = {s: spec.make(game_seed + s) for s, spec in zip(others, specs, strict=False)}
-        self._advance()
-        return self._obs(), {"seat": self.seat}
-
-    def _advance(self) -> None:
-        """Play chance and the bots until the agent decides or the game ends."""
-        state = self._playing()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(int(self.np_random.choice(outcomes, p=probs)))
-            elif state.current_player() != self.seat:
-                state.apply_action(self.bots[state.current_player()].choose(state))
-            else:
-                return
+        self._episode = Episode(self.settings, self.np_random)
+        self.state = self._episode.reset()
+        return self._obs(), {"seat": self._episode.seat}
 
     def _obs(self) -> Observation:
-        state = self._playing()
-        obs = self._observer.set_from(state, self.seat).copy()
+        episode, state = self._playing()
+        obs = self._observer.set_from(state, episode.seat).copy()
         return {"observation": obs, "action_mask": action_mask(state)}
 
     def step(self, action: int | np.integer[Any]) -> Step:
-        state = self._playing()
-        try:
-            state.apply_action(int(action))
-        except IllegalMoveError as e:
-            if self.illegal == "raise":
-                raise
-            return self._obs(), self.illegal_reward - self.margin, True, False, {"illegal": str(e)}
-        self._advance()
-        done = state.is_terminal()
-        if self.reward_kind == "score_change":
-            reward, self.margin = self._margin() - self.margin, self._margin()
-        elif not done:
-            reward = 0.0
-        else:
-            win = self.reward_kind == "win"
-            reward = float(state.returns()[self.seat]) if win else self._margin()
-        info = {"scores": state.scores()} if done else {}
+        episode, state = self._playing()
+        reward, done, info = episode.step(state, int(action))
         return self._obs(), reward, done, False, info
-
-    def _margin(self) -> float:
-        """The agent's score less the best other score."""
-        scores = self._playing().scores()
-        return float(scores[self.seat] - max(s for i, s in enumerate(scores) if i != self.seat))
 
     def render(self) -> str | np.ndarray[Any, Any] | None:
         """The table as every player sees it, in the render mode (``azul.interop.render``)."""
         return render.render(self.state, self.render_mode)
-
-
-def worst_reward(game: azul.Game[Any], reward: str) -> float:
-    """Less than or equal to any reward a finished game gives: a loss, or the lowest score
-    less the highest (a game without a lowest score: minus the highest)."""
-    if reward == "win":
-        return game.info.min_utility  # "score" and "score_change" end at a margin
-    info = game.info
-    low = -info.max_score if info.min_score is None else info.min_score
-    return float(low - info.max_score)
 
 
 def env_id(game: str) -> str:
@@ -188,6 +123,7 @@ def register_envs() -> None:
             gym.register(
                 id=env_id(game),
                 entry_point="azul.interop.gym:AzulSingleAgentEnv",
+                vector_entry_point="azul.interop.vector:AzulVectorEnv",
                 kwargs={"game": game},
             )
 
@@ -199,3 +135,5 @@ def make(game: str = "pavilion", **kwargs: Any) -> AzulSingleAgentEnv:
 
 
 register_envs()
+
+__all__ = ["AzulSingleAgentEnv", "env_id", "make", "register_envs", "spaces_of", "worst_reward"]

@@ -1,0 +1,137 @@
+"""One seat's game against bots, as the Gymnasium environments play it: the setup, chance and the
+bots between the agent's turns, and the rewards (``azul.interop.gym`` describes them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import azul
+from azul.bots.base import Bot
+from azul.bots.spec import BotSpec
+from azul.core.errors import IllegalMoveError, OptionError
+
+REWARDS = ("win", "score", "score_change")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every episode of an environment shares, checked once."""
+
+    game: azul.Game[Any]
+    opponents: list[BotSpec]  # one per other seat
+    seat: int | None  # None: drawn at each reset
+    reward: str
+    illegal: str  # "lose" or "raise"
+    illegal_reward: float
+
+
+def settings(
+    game: str,
+    opponents: list[str] | None,
+    seat: int | str,
+    reward: str,
+    illegal: str,
+    illegal_reward: float | None,
+    options: dict[str, Any],
+) -> Settings:
+    """The settings of an environment; OptionError naming what is wrong."""
+    loaded = azul.load_game(game, **options)
+    n = loaded.info.num_players
+    specs = [BotSpec.parse(o) for o in opponents or ["random"]]
+    if len(specs) not in (1, n - 1):
+        raise OptionError(f"opponents: give 1 or {n - 1} bots, not {len(specs)}")
+    for spec in specs:
+        spec.make(0)
+    if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise OptionError(f"seat: {seat!r} is not a seat 0..{n - 1} or 'random'")
+    if isinstance(seat, int) and not 0 <= seat < n:
+        raise OptionError(f"seat: {seat!r} is not a seat 0..{n - 1} or 'random'")
+    if reward not in REWARDS:
+        raise OptionError(f"reward: {reward!r} is not {', '.join(map(repr, REWARDS))}")
+    if illegal not in ("lose", "raise"):
+        raise OptionError(f"illegal: {illegal!r} is not 'lose' or 'raise'")
+    return Settings(
+        game=loaded,
+        opponents=specs * (n - 1) if len(specs) == 1 else specs,
+        seat=seat if isinstance(seat, int) else None,
+        reward=reward,
+        illegal=illegal,
+        illegal_reward=worst_reward(loaded, reward) if illegal_reward is None else illegal_reward,
+    )
+
+
+def worst_reward(game: azul.Game[Any], reward: str) -> float:
+    """Less than or equal to any reward a finished game gives: a loss, or the lowest score
+    less the highest (a game without a lowest score: minus the highest)."""
+    if reward == "win":
+        return game.info.min_utility  # "score" and "score_change" end at a margin
+    info = game.info
+    low = -info.max_score if info.min_score is None else info.min_score
+    return float(low - info.max_score)
+
+
+class Episode:
+    """The game of one environment: ``reset`` deals a new one, ``step`` plays the agent's
+    action and everything up to its next decision."""
+
+    def __init__(self, settings: Settings, rng: np.random.Generator):
+        self.settings = settings
+        self.rng = rng  # the deals, the seat, explicit draws
+        self.state: azul.State | None = None
+        self.seat = settings.seat or 0
+        self.bots: dict[int, Bot] = {}
+        self.margin = 0.0  # the margin the rewards have paid so far (score_change)
+
+    def reset(self) -> azul.State:
+        s = self.settings
+        game_seed = int(self.rng.integers(2**31))
+        self.state = s.game.new_initial_state(game_seed)
+        n = s.game.info.num_players
+        self.seat = int(self.rng.integers(n)) if s.seat is None else s.seat
+        self.margin = 0.0
+        others = [q for q in range(n) if q != self.seat]
+        self.bots = {
+            q: spec.make(game_seed + q) for q, spec in zip(others, s.opponents, strict=True)
+        }
+        self._advance(self.state)
+        return self.state
+
+    def _advance(self, state: azul.State) -> None:
+        """Play chance and the bots until the agent decides or the game ends."""
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(self.rng.choice(outcomes, p=probs)))
+            elif state.current_player() != self.seat:
+                state.apply_action(self.bots[state.current_player()].choose(state))
+            else:
+                return
+
+    def step(self, state: azul.State, action: int) -> tuple[float, bool, dict[str, Any]]:
+        """(reward, whether the game is over, info) after the agent plays ``action``."""
+        s = self.settings
+        try:
+            state.apply_action(action)
+        except IllegalMoveError as e:
+            if s.illegal == "raise":
+                raise
+            return s.illegal_reward - self.margin, True, {"illegal": str(e)}
+        self._advance(state)
+        done = state.is_terminal()
+        if s.reward == "score_change":
+            margin = self._margin(state)
+            reward, self.margin = margin - self.margin, margin
+        elif not done:
+            reward = 0.0
+        else:
+            win = s.reward == "win"
+            reward = float(state.returns()[self.seat]) if win else self._margin(state)
+        return reward, done, {"scores": state.scores()} if done else {}
+
+    def _margin(self, state: azul.State) -> float:
+        """The agent's score less the best other score."""
+        scores = state.scores()
+        return float(scores[self.seat] - max(x for q, x in enumerate(scores) if q != self.seat))
