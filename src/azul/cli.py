@@ -7,6 +7,7 @@ import contextlib
 import gc
 import importlib.util
 import json
+import os
 import shutil
 import sys
 import textwrap
@@ -402,11 +403,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from azul.server.app import create_app, hide_tokens
+        from azul.server.app import (
+            SERVE_ENVIRONMENT,
+            create_app,
+            hide_tokens,
+            serve_environment,
+        )
         from azul.server.settings import Settings
     except ImportError:
         raise AzulError(_("the server needs its extra: pip install -e '.[server]'")) from None
     settings = Settings().with_limits(args.limit or []).with_components(args.components or [])
+    if args.workers < 1:
+        raise AzulError(_("--workers: {n} is not a positive number").format(n=args.workers))
+    if args.workers > 1 and not (args.database or "").startswith(("postgresql:", "postgres:")):
+        raise AzulError(
+            _(
+                "--workers {n}: several processes need PostgreSQL (--database "
+                "postgresql://...); SQLite serves one process"
+            ).format(n=args.workers)
+        )
     app = create_app(args.database, settings=settings)
     url = f"http://{args.host}:{args.port}/"
     where = app.state.lobby.store.url
@@ -414,12 +429,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _("Azul games at {url}  (games kept in {where})").format(url=url, where=where), flush=True
     )
     hide_tokens()
+    target: Any = app
+    if args.workers > 1:  # each worker process makes its own application from these
+        os.environ[SERVE_ENVIRONMENT] = serve_environment(args.database, settings)
+        target = "azul.server.app:from_environment"
     # the objects of every import live as long as the server: out of the collector's reach, a
     # full collection no longer scans them (it paused the event loop for up to 0.1 s under load)
     gc.collect()
     gc.freeze()
     uvicorn.run(
-        app,
+        target,
+        factory=args.workers > 1,
+        workers=args.workers,
         host=args.host,
         port=args.port,
         log_level="warning",
@@ -549,6 +570,12 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--database", help=_("an SQLAlchemy URL (default: SQLite in the user data dir)"))
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help=_("server processes sharing the port (above 1: PostgreSQL only; default 1)"),
+    )
     p.add_argument(
         "--limit",
         type=_option,

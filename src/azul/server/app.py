@@ -4,8 +4,10 @@ browser client's static files. Every error is ``{"error": "..."}`` in the client
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
+import os
 import re
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
@@ -31,6 +33,7 @@ from azul.core.errors import AzulError
 from azul.i18n import N_
 from azul.server.errors import Invalid, NotFound, TooLarge, TooMany, responses, status_of
 from azul.server.guards import BodyLimit, Connections, Rates
+from azul.server.notices import listen
 from azul.server.service import MAX_SEED, Lobby, title
 from azul.server.settings import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, Settings
 from azul.server.store import Store
@@ -271,6 +274,23 @@ def _rules(lang: str) -> dict[str, str]:
     return summaries
 
 
+SERVE_ENVIRONMENT = "AZUL_SERVE"
+"""The environment variable through which ``azul serve --workers N`` hands each worker process
+its database and settings (JSON)."""
+
+
+def serve_environment(database: str | None, settings: Settings) -> str:
+    """What ``from_environment`` reads back."""
+    return json.dumps({"database": database, "settings": dataclasses.asdict(settings)})
+
+
+def from_environment() -> FastAPI:
+    """The application of one worker process of ``azul serve --workers N``."""
+    found = json.loads(os.environ[SERVE_ENVIRONMENT])
+    hide_tokens()
+    return create_app(found["database"], settings=Settings(**found["settings"]))
+
+
 def create_app(
     database: str | None = None,
     executor: Executor | None = None,
@@ -285,9 +305,17 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        tidy = asyncio.ensure_future(lobby.keep_tidy(min(30.0, settings.idle_seconds / 2)))
+        tasks = [
+            asyncio.ensure_future(lobby.keep_tidy(min(30.0, settings.idle_seconds / 2))),
+            asyncio.ensure_future(lobby.keep_bots_moving(settings.bot_sweep)),
+        ]
+        if lobby.store.engine.dialect.name == "postgresql":  # other processes may write
+            tasks.append(
+                asyncio.ensure_future(listen(lobby.store.url, lobby.notice, lobby.refresh_all))
+            )
         yield
-        tidy.cancel()
+        for task in tasks:
+            task.cancel()
         lobby.close()
 
     app = FastAPI(title="Azul games", version=azul.__version__, lifespan=lifespan)

@@ -1,6 +1,12 @@
 """Tables of play: games loaded from the store, moves checked and committed, chance drawn, bots
 thinking in a process pool, views sent to every connected client.
 
+Several server processes may serve the same games from one PostgreSQL database: the store is
+the one truth. A process refreshes its copy of a game when the store tells it another process
+wrote (``notices``), and when a write of its own finds the game moved on; a move is applied by
+exactly one process (the store compares versions). A bot's turn is computed by the process that
+claims it, and every process looks now and then for bot turns nobody holds (``keep_bots_moving``).
+
 Each seat has a secret token; only its holder moves for it. A client only ever receives the
 public view of a table. Unless a game was created with a seed, every chance outcome is drawn from
 the operating system's generator when it is due and stored in the log with the moves, so nothing
@@ -18,6 +24,7 @@ import os
 import random
 import re
 import secrets
+import socket
 import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable
@@ -95,6 +102,12 @@ def _draw(state: azul.State) -> int:
     """A chance outcome drawn by the operating system's generator, by its probability."""
     outcomes = state.chance_outcomes()
     return _SYSTEM.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+def _bot_turn(state: azul.State, seats: list[Seat]) -> bool:
+    """Whether a bot is to move in ``state``."""
+    seat = state.current_player()
+    return not state.is_terminal() and seat >= 0 and seats[seat].kind == "bot"
 
 
 def title(game: str) -> str:
@@ -246,6 +259,8 @@ class Lobby:
         self.loading: dict[str, asyncio.Future[Table]] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.move_times = MoveTimes()
+        # this process, as bot claims in the store name it
+        self.me = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 
     def _pool(self) -> Executor:
         if self.executor is None:
@@ -362,6 +377,7 @@ class Lobby:
             seats=rows,
             log=log,
             version=0,
+            bot_turn=_bot_turn(state, rows),
         )
         await self._io(self.store.create, stored)
         self._open(Table(stored, engine, state, notation, []))  # the bots start if first
@@ -422,6 +438,12 @@ class Lobby:
             table.used = time.monotonic()
 
     async def _load(self, game_id: str) -> Table:
+        table = await self._read(game_id)
+        self._open(table)
+        return table
+
+    async def _read(self, game_id: str) -> Table:
+        """A game's table as the store has it now."""
         stored = await self._io(self.store.load, game_id)
         if stored is None:
             raise NotFound("there is no game {game!r}", game=game_id)
@@ -436,8 +458,61 @@ class Lobby:
         table = Table(stored, options, state, notation, played)
         if stored.rematch is not None:
             table.follow = await self._io(self.store.load, stored.rematch)
-        self._open(table)
         return table
+
+    async def _refresh(self, table: Table) -> None:
+        """Bring a table up to the store's version (another process wrote), tell its
+        listeners, and let its bots play. The caller holds the table's lock."""
+        fresh = await self._read(table.stored.id)
+        if fresh.stored.version == table.stored.version:
+            return
+        table.stored, table.state = fresh.stored, fresh.state
+        table.notation, table.played, table.follow = fresh.notation, fresh.played, fresh.follow
+        self._changed(table)
+
+    def notice(self, game_id: str, version: int) -> None:
+        """The store says game ``game_id`` is at ``version`` (a write, perhaps by another
+        process): refresh the table if this process holds an older copy."""
+        table = self.tables.get(game_id)
+        if table is not None and table.stored.version < version:
+            self._spawn(self._catch_up(table))
+
+    async def _catch_up(self, table: Table) -> None:
+        async with table.lock:
+            await self._refresh(table)
+        self._start_bots(table)
+
+    def _spawn(self, job: Any) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def refresh_all(self) -> None:
+        """Refresh every table in memory (notifications may have been missed)."""
+        for table in list(self.tables.values()):
+            await self._catch_up(table)
+
+    async def keep_bots_moving(self, every: float) -> None:
+        """Now and then, take up the bot turns no process holds: games left by a process that
+        stopped, or by a restart (a task of the application's lifetime)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self._take_up_bots()
+            except Exception:
+                log.exception("looking for bot turns failed")
+
+    async def _take_up_bots(self) -> None:
+        for game_id in await self._io(self.store.bot_games, 20):
+            table = self.tables.get(game_id)
+            if table is None:
+                try:
+                    async with self._use(game_id):
+                        pass  # loading it starts its bots
+                except NotFound:
+                    continue
+            elif not table.thinking:
+                await self._catch_up(table)
 
     def _open(self, table: Table) -> None:
         """Keep a table in memory (making room if need be) and let its bots play."""
@@ -645,8 +720,7 @@ class Lobby:
                     self.store.claim, game_id, seat, name, token
                 ):
                     raise Conflict("seat {seat} is not open", seat=seat)
-                seats[seat].kind, seats[seat].name, seats[seat].token = "human", name, token
-                self._changed(table)
+                await self._refresh(table)  # the seat, and the version the claim bumped
             return {"id": game_id, "seat": seat, "token": token}
 
     async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -663,12 +737,9 @@ class Lobby:
                     s = table.stored
                     seats = [{"kind": x.kind, "bot": x.bot, "name": x.name} for x in s.seats]
                     made = await self._create(s.game, self._shown_options(s), seats, None, s.public)
-                    if not await self._io(self.store.link_rematch, s.id, made.id):
-                        self.tables.pop(s.id, None)  # another process linked one: reload
-                        raise Conflict("the game changed meanwhile: reload it")
-                    s.rematch = made.id
-                    table.follow = made
-                    self._changed(table)
+                    # False: another process linked one first, which the refresh brings
+                    await self._io(self.store.link_rematch, s.id, made.id)
+                    await self._refresh(table)
             link = self._rematch_link(table, seat)
             if link is None:  # linked in the store, but not found there when loaded
                 raise Conflict("the game changed meanwhile: reload it")
@@ -700,26 +771,34 @@ class Lobby:
         start = time.perf_counter()
         async with self._use(game_id) as table:
             seat = table.seat_of(token)
+            if seat is None:
+                raise Forbidden("a spectator link cannot move")
+            if (action is None) == (move is None):
+                raise IllegalMoveError("send either 'action' (an id) or 'move' (the notation)")
             async with table.lock:
-                state = table.state
-                if seat is None:
-                    raise Forbidden("a spectator link cannot move")
-                if state.is_terminal():
-                    raise Conflict("the game is over")
-                if state.current_player() != seat:
-                    raise Conflict(
-                        "it is seat {turn}'s turn, not seat {seat}'s",
-                        turn=state.current_player(),
-                        seat=seat,
-                    )
-                if (action is None) == (move is None):
-                    raise IllegalMoveError("send either 'action' (an id) or 'move' (the notation)")
-                if move is not None:
-                    action = state.string_to_action(move)
-                await self._commit(table, seat, action)
+                try:
+                    await self._checked_commit(table, seat, action, move)
+                except Stale:  # another process wrote first: judge the move on the game now
+                    await self._refresh(table)
+                    await self._checked_commit(table, seat, action, move)
             self._start_bots(table)
         self.move_times.add(time.perf_counter() - start)
         return table, seat
+
+    async def _checked_commit(self, table: Table, seat: int, action: Any, move: Any) -> None:
+        """Commit a person's move if it is theirs to make. The caller holds the lock."""
+        state = table.state
+        if state.is_terminal():
+            raise Conflict("the game is over")
+        if state.current_player() != seat:
+            raise Conflict(
+                "it is seat {turn}'s turn, not seat {seat}'s",
+                turn=state.current_player(),
+                seat=seat,
+            )
+        if move is not None:
+            action = state.string_to_action(move)
+        await self._commit(table, seat, action)
 
     async def _commit(self, table: Table, seat: int, action: int) -> None:
         """Apply on a copy, draw what is then due, commit, then make the copy the table's state
@@ -731,13 +810,15 @@ class Lobby:
         entries = [(seat, action)]
         self._settle(after, entries, notation)
         s = table.stored
-        try:
-            await self._io(
-                self.store.append, s.id, len(s.log) + 1, entries, s.version, after.is_terminal()
-            )
-        except Stale:
-            self.tables.pop(s.id, None)  # another writer moved on: reload from the store
-            raise
+        await self._io(
+            self.store.append,
+            s.id,
+            len(s.log) + 1,
+            entries,
+            s.version,
+            after.is_terminal(),
+            _bot_turn(after, s.seats),
+        )
         table.played.append(played)
         s.log.extend(entries)
         table.notation.extend(notation)
@@ -786,8 +867,15 @@ class Lobby:
                         "before another person acts or a piece is drawn"
                     )
                 s = table.stored
-                await self._io(self.store.truncate, s.id, point + 1, s.version)
-                table.state = self._replay(table, point)
+                before = self._replay(table, point)
+                try:
+                    await self._io(
+                        self.store.truncate, s.id, point + 1, s.version, _bot_turn(before, s.seats)
+                    )
+                except Stale:  # another process wrote first: the game as it is now, and 409
+                    await self._refresh(table)
+                    raise
+                table.state = before
                 del s.log[point:]
                 del table.notation[point:]
                 table.played = [m for m in table.played if m.index < point]
@@ -849,19 +937,36 @@ class Lobby:
                     spec,
                     s.seed * 1000 + len(s.log),
                 )
+                lease = self.settings.bot_lease
+                if not await self._io(self.store.claim_bot, s.id, version, self.me, lease):
+                    return  # another process is on it; its move will be noticed
             if failures >= 3:  # never leave a game stuck
                 action = random.Random(job[-1]).choice(state.legal_actions())
             else:
                 try:
-                    action = await loop.run_in_executor(self._pool(), _think, *job)
+                    thinking = loop.run_in_executor(self._pool(), _think, *job)
+                    action = await self._renewing(thinking, s.id, version)
                 except BrokenProcessPool:  # a worker died: a new pool thinks again
                     self.executor = None
                     raise
             async with table.lock:
                 if table.stored.version != version:  # undone or moved meanwhile: think again
                     continue
-                await self._commit(table, seat, action)
+                try:
+                    await self._commit(table, seat, action)
+                except Stale:  # another process moved first (it took the turn over)
+                    await self._refresh(table)
+                    continue
             failures = 0
+
+    async def _renewing(self, thinking: asyncio.Future[T], game_id: str, version: int) -> T:
+        """Wait for a bot's move, renewing this process's claim on the turn meanwhile."""
+        lease = self.settings.bot_lease
+        while True:
+            done, _ = await asyncio.wait({thinking}, timeout=lease / 3)
+            if done:
+                return thinking.result()
+            await self._io(self.store.claim_bot, game_id, version, self.me, lease)
 
     # -- live updates -----------------------------------------------------------------------
     async def subscribe(self, game_id: str, token: str | None) -> tuple[Table, Listener]:

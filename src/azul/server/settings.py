@@ -49,6 +49,8 @@ class Settings:
     sockets_per_game: int = 64  # live connections to one game
     sockets_per_client: int = 32  # live connections from one address
     idle_seconds: float = 600.0  # a table nobody watches leaves memory after this
+    bot_lease: float = 20.0  # seconds a process's claim on a bot turn lasts unless renewed
+    bot_sweep: float = 5.0  # seconds between looks for bot turns no process holds
     max_tables: int = 5000  # tables kept in memory at most (the idle ones go first)
     lobby_games: int = 50  # games listed in the lobby
     max_connections: int = 1000  # open connections of all kinds at once (then 503)

@@ -5,6 +5,12 @@ so a restarted server replays every game to exactly the same position without a 
 acknowledged only after its row is committed. Every write compares the game's version and bumps
 it in the same transaction, so a write based on an outdated position changes nothing.
 
+Several server processes may share one PostgreSQL database. Every write there also sends a
+notification on the ``azul_games`` channel (``NOTIFY``, delivered at commit) with the game's id
+and new version, so the other processes refresh their copy and tell their clients; and a bot's
+turn is computed by the one process that claims it (``claim_bot``) for a lease it renews, which
+another process takes over once it has expired (the first one crashed).
+
 The store is synchronous; the server calls it from worker threads, never on its event loop.
 """
 
@@ -12,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +27,7 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -29,6 +37,7 @@ from sqlalchemy import (
     event,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
@@ -42,6 +51,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from azul.core.errors import AzulError
 
 CHANCE_SEAT = -1  # the seat column of a chance outcome in the log
+CHANNEL = "azul_games"  # PostgreSQL notifications: "<game id> <version>" after each write
 
 
 class Base(DeclarativeBase):
@@ -60,7 +70,10 @@ class GameRow(Base):
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game
     watch_token: Mapped[str] = mapped_column(String(64), unique=True)
     created: Mapped[str] = mapped_column(String(40))
-    version: Mapped[int] = mapped_column(Integer, default=0)  # writes to the log so far
+    version: Mapped[int] = mapped_column(Integer, default=0)  # writes to the game so far
+    bot_turn: Mapped[bool] = mapped_column(Boolean, default=False)  # a bot is to move
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)  # its process
+    claimed_until: Mapped[float | None] = mapped_column(Float, nullable=True)  # lease, epoch s
 
 
 class SeatRow(Base):
@@ -113,6 +126,7 @@ class StoredGame:
     log: list[tuple[int, int]]  # (seat or CHANCE_SEAT, action) in order
     version: int
     rematch: str | None = None  # the id of the game that followed this one
+    bot_turn: bool = False  # a bot is to move
 
 
 def data_dir() -> Path:
@@ -157,6 +171,9 @@ _ADDED = {
         "public": "BOOLEAN NOT NULL DEFAULT FALSE",
         "finished": "BOOLEAN NOT NULL DEFAULT FALSE",
         "rematch": "VARCHAR(32)",
+        "bot_turn": "BOOLEAN NOT NULL DEFAULT FALSE",
+        "claimed_by": "VARCHAR(64)",
+        "claimed_until": "FLOAT",
     },
     "seats": {"name": "VARCHAR(64)"},
 }
@@ -201,6 +218,7 @@ class Store:
                     watch_token=stored.watch_token,
                     created=stored.created,
                     version=stored.version,
+                    bot_turn=stored.bot_turn,
                 )
             )
             s.flush()
@@ -219,6 +237,7 @@ class Store:
                 MoveRow(game_id=stored.id, ply=ply, action=a, seat=seat)
                 for ply, (seat, a) in enumerate(stored.log, 1)
             )
+            self._notify(s.connection(), stored.id, stored.version)
 
     def load(self, game_id: str) -> StoredGame | None:
         with Session(self.engine) as s:
@@ -248,37 +267,96 @@ class Store:
         entries: list[tuple[int, int]],
         version: int,
         finished: bool = False,
+        bot_turn: bool = False,
     ) -> None:
         """Commit ``entries`` as plies ``ply``, ``ply + 1``, ... if the game is still at
-        ``version``; Stale (and nothing written) otherwise."""
+        ``version``; Stale (and nothing written) otherwise. ``bot_turn``: a bot is to move
+        next (any claim on the previous turn ends)."""
         rows = [
             {"game_id": game_id, "ply": ply + i, "action": a, "seat": seat}
             for i, (seat, a) in enumerate(entries)
         ]
         try:
             with self.engine.begin() as db:  # Core, not the ORM: a move is on every hot path
-                self._bump(db, game_id, version, finished)
+                self._bump(db, game_id, version, finished, bot_turn)
                 db.execute(insert(MoveRow), rows)
         except IntegrityError:
             raise Stale(
                 "move {ply} of game {game} was already played", ply=ply, game=game_id
             ) from None
 
-    def truncate(self, game_id: str, ply: int, version: int) -> None:
+    def truncate(self, game_id: str, ply: int, version: int, bot_turn: bool = False) -> None:
         """Take back every entry from ``ply`` on (undo), if the game is still at ``version``."""
         with self.engine.begin() as db:
-            self._bump(db, game_id, version, False)
+            self._bump(db, game_id, version, False, bot_turn)
             db.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
 
-    @staticmethod
-    def _bump(db: Connection, game_id: str, version: int, finished: bool) -> None:
+    def _bump(
+        self, db: Connection, game_id: str, version: int, finished: bool, bot_turn: bool
+    ) -> None:
         done = db.execute(
             update(GameRow)
             .where(GameRow.id == game_id, GameRow.version == version)
-            .values(version=version + 1, finished=finished)
+            .values(
+                version=version + 1,
+                finished=finished,
+                bot_turn=bot_turn and not finished,
+                claimed_by=None,
+                claimed_until=None,
+            )
         )
         if done.rowcount != 1:
             raise Stale("the game changed meanwhile: reload it")
+        self._notify(db, game_id, version + 1)
+
+    def _notify(self, db: Connection, game_id: str, version: int) -> None:
+        """Tell the other server processes (PostgreSQL: sent when the transaction commits)."""
+        if self.engine.dialect.name == "postgresql":
+            db.execute(
+                text("SELECT pg_notify(:c, :m)"), {"c": CHANNEL, "m": f"{game_id} {version}"}
+            )
+
+    def version(self, game_id: str) -> int | None:
+        """The game's version now (None: no such game)."""
+        with self.engine.connect() as db:
+            found = db.execute(select(GameRow.version).where(GameRow.id == game_id)).first()
+            return None if found is None else int(found[0])
+
+    # -- bot turns: computed by the one process that claims them ------------------------
+    def claim_bot(self, game_id: str, version: int, me: str, lease: float) -> bool:
+        """Claim the bot's turn at ``version`` for process ``me`` until ``lease`` seconds from
+        now; False when the game moved on or another process holds an unexpired claim."""
+        now = time.time()
+        with self.engine.begin() as db:
+            done = db.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.version == version,
+                    GameRow.bot_turn.is_(True),
+                    or_(
+                        GameRow.claimed_until.is_(None),
+                        GameRow.claimed_until < now,
+                        GameRow.claimed_by == me,
+                    ),
+                )
+                .values(claimed_by=me, claimed_until=now + lease)
+            )
+            return done.rowcount == 1
+
+    def bot_games(self, limit: int) -> list[str]:
+        """Games where a bot is to move and no process holds a live claim (never claimed, or
+        its claimer stopped renewing it)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(GameRow.id)
+                .where(
+                    GameRow.bot_turn.is_(True),
+                    or_(GameRow.claimed_until.is_(None), GameRow.claimed_until < time.time()),
+                )
+                .limit(limit)
+            )
+            return [r[0] for r in rows]
 
     def link_rematch(self, game_id: str, rematch: str) -> bool:
         """Record the game that follows ``game_id``; False if one already does."""
@@ -286,9 +364,13 @@ class Store:
             done = db.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.rematch.is_(None))
-                .values(rematch=rematch)
+                .values(rematch=rematch, version=GameRow.version + 1)
+                .returning(GameRow.version)
             )
-            return done.rowcount == 1
+            row = done.first()
+            if row is not None:
+                self._notify(db, game_id, row[0])
+            return row is not None
 
     def claim(self, game_id: str, seat: int, name: str | None, token: str) -> bool:
         """Give an open seat to a person; False when it is not open (any more)."""
@@ -298,7 +380,16 @@ class Store:
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == "open")
                 .values(kind="human", name=name, token=token)
             )
-            return done.rowcount == 1
+            if done.rowcount != 1:
+                return False
+            bumped = db.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(version=GameRow.version + 1)
+                .returning(GameRow.version)
+            ).scalar_one()
+            self._notify(db, game_id, bumped)
+            return True
 
     def list_public(self, limit: int = 50) -> list[StoredGame]:
         """The newest games listed in the lobby, without their logs."""
@@ -335,6 +426,7 @@ def _stored(row: GameRow, seats: list[Seat], log: list[tuple[int, int]]) -> Stor
         log,
         row.version,
         row.rematch,
+        row.bot_turn,
     )
 
 
