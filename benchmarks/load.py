@@ -1,4 +1,4 @@
-"""Load benchmark: many concurrent games played over WebSockets against one server process.
+"""Load benchmark: many concurrent games played over WebSockets against a server.
 
 Every game has two seats held by this script's bots, which choose a random legal move after a
 pause (``--think``, the bots' thinking, which is not part of the latency), and ``--spectators``
@@ -10,6 +10,12 @@ lost: every move a client saw acknowledged is in the game's stored record.
 
     python benchmarks/load.py --games 200 --spectators 5   # starts its own server (SQLite)
     python benchmarks/load.py --url http://host:8000       # or drives a running one
+    python benchmarks/load.py --workers 2 --database postgresql://user@host/azul
+
+With ``--workers 2`` the started server runs two processes, which share the connections: a
+game's two seats and spectators may sit on different processes, so every view also crosses
+from one process to the other through PostgreSQL. The server's own time per move is then one
+process's, and its memory the sum of its processes'.
 """
 
 from __future__ import annotations
@@ -40,8 +46,9 @@ LIMITS = {
 }
 
 
-def start_server(port: int, database: str) -> subprocess.Popen:
+def start_server(port: int, database: str, workers: int = 1) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "azul", "serve", "--port", str(port), "--database", database]
+    cmd += ["--workers", str(workers)]
     for key, value in LIMITS.items():
         cmd += ["--limit", f"{key}={value}"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -93,14 +100,26 @@ async def spectator(url: str, gid: str, token: str) -> int:
 
 
 def rss_mb(pid: int | None) -> float | None:
-    """The resident memory of a process (Linux), in MB."""
+    """The resident memory of a process and its children (Linux), in MB; bot worker
+    processes not counted (they start with the first bot, and none plays here)."""
     if pid is None:
         return None
+    total = 0
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    return None
+                total += int(line.split()[1])
+    for child in _children(pid):
+        total += int((rss_mb(child) or 0) * 1024)
+    return round(total / 1024, 1)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
 
 
 async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict:
@@ -162,6 +181,8 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict:
     return {
         "games": args.games,
         "completed": completed,
+        "workers": args.workers,
+        "errors": len(failures),
         "failures": [str(f) for f in failures[:5]],
         "moves": sum(moved),
         "lost": lost,
@@ -203,6 +224,9 @@ def main() -> int:
     )
     parser.add_argument("--url", help="a running server; by default one is started")
     parser.add_argument("--database", help="the started server's database (default SQLite)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="the started server's processes (PostgreSQL)"
+    )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="also write the results here (JSON)")
@@ -213,7 +237,7 @@ def main() -> int:
     if url is None:
         folder = tempfile.mkdtemp(prefix="azul-load-")
         database = args.database or f"sqlite:///{os.path.join(folder, 'load.db')}"
-        proc = start_server(args.port, database)
+        proc = start_server(args.port, database, args.workers)
         url = f"http://127.0.0.1:{args.port}"
     try:
         result = asyncio.run(run(args, url, proc.pid if proc else None))
