@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -105,7 +106,7 @@ class AzulVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self, actions: np.ndarray
     ) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self.states:
-            raise azul.AzulError("call reset() before step()")
+            raise ResetNeeded("call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise OptionError(f"actions: expected shape ({self.num_envs},), not {actions.shape}")
