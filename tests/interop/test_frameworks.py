@@ -27,6 +27,19 @@ openspiel.register()
 NAMES = ["azul_pavilion", "azul_sintra"]
 
 
+def random_walk(game, steps, seed):
+    """A pyspiel state after ``steps`` random actions, chance drawn by its probabilities."""
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_openspiel_random_simulation_with_serialization(name):
     game = pyspiel.load_game(name, {"players": 3})
@@ -187,14 +200,7 @@ def test_openspiel_information_state_is_the_view_and_the_history(name):
     game = pyspiel.load_game(name)
     kind = game.get_type()
     assert kind.provides_information_state_string and not kind.provides_information_state_tensor
-    state = game.new_initial_state()
-    rng = np.random.default_rng(3)
-    for _ in range(20):
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    state = random_walk(game, 20, seed=3)
     for seat in range(game.num_players()):
         text = state.information_state_string(seat)
         view, history = text.rsplit("\n", 1)
@@ -350,14 +356,7 @@ def test_openspiel_takes_a_game_registered_later():
 @pytest.mark.parametrize("name", NAMES)
 def test_openspiel_observation_string_is_the_public_view(name):
     game = pyspiel.load_game(name, {"first_player": 1})
-    state = game.new_initial_state()
-    rng = np.random.default_rng(2)
-    for _ in range(30):
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    state = random_walk(game, 30, seed=2)
     for seat in range(game.num_players()):
         head, text = state.observation_string(seat).split("\n", 1)
         assert head == f"seat {seat}"
