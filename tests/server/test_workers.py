@@ -182,3 +182,20 @@ def test_several_workers_need_postgresql(tmp_path, servers, postgres_url):
     base, _ = servers("--workers", "2")
     g = new_game(base)
     assert view(base, g)["to_move"] == 0
+
+
+def test_the_cross_process_benchmark_runs(postgres_url):
+    from pathlib import Path
+
+    from azul.server.store import Base, Store
+
+    Base.metadata.drop_all(Store(postgres_url).engine)
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "cross_process.py"
+    run = subprocess.run(
+        [sys.executable, str(script), "--database", postgres_url, "--games", "1", "--moves", "3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("3 moves: p50 ")
