@@ -3,9 +3,9 @@ another, both over one PostgreSQL database.
 
     python benchmarks/cross_process.py --database postgresql://user@host/azul --games 10
 
-Starts two server processes; for each game, a client watches it on the first and plays both
-seats through the second, and the time from each move's acknowledgement to its view on the
-watching socket is recorded.
+Starts two server processes (with the load benchmark's limits); for each game, a client watches
+it on the first and plays both seats through the second, and the time from each move's
+acknowledgement to its view on the watching socket is recorded.
 """
 
 from __future__ import annotations
@@ -15,33 +15,17 @@ import asyncio
 import json
 import socket
 import statistics
-import subprocess
-import sys
 import time
 
 import httpx
 import websockets
+from load import start_server  # the load benchmark's, in this folder
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def start_server(port: int, database: str) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "azul", "serve", "--port", str(port), "--database", database]
-    cmd += ["--limit", "creates_per_minute=100000"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    end = time.time() + 30
-    while time.time() < end:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1)
-            return proc
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("a server did not start")
 
 
 async def game(watch: str, play: str, moves: int) -> list[float]:

@@ -27,6 +27,14 @@ openspiel.register()
 NAMES = ["azul_pavilion", "azul_sintra"]
 
 
+def dealt(game):
+    """A pyspiel state at its first decision, each draw its first outcome."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state
+
+
 def random_walk(game, steps, seed):
     """A pyspiel state after ``steps`` random actions, chance drawn by its probabilities."""
     state = game.new_initial_state()
@@ -80,9 +88,7 @@ def test_openspiel_observation_and_parameters(name):
     options = {"players": 4, "first_player": 2}
     options["board" if "pavilion" in name else "side"] = "grey" if "pavilion" in name else "B"
     game = pyspiel.load_game(name, options)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(state.chance_outcomes()[0][0])
+    state = dealt(game)
     assert state.current_player() == 2
     tensor = state.observation_tensor(2)
     assert len(tensor) == game.observation_tensor_size()
@@ -184,9 +190,7 @@ def test_an_illegal_action_never_pays_under_score_rewards(game):
 @pytest.mark.parametrize("name", NAMES)
 def test_openspiel_clones_are_independent_copies(name):
     game = pyspiel.load_game(name)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(state.chance_outcomes()[0][0])
+    state = dealt(game)
     copy = state.clone()
     assert copy.history() == state.history() and copy.azul is not state.azul
     assert copy.azul.to_json() == state.azul.to_json()
@@ -215,9 +219,7 @@ def test_openspiel_saves_states_as_json_positions(name):
     # pyspiel pickles a Python state's attributes: ours hold the JSON position document, not
     # the engine's classes, and a document that breaks the rules is refused on loading
     game = pyspiel.load_game(name)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(state.chance_outcomes()[0][0])
+    state = dealt(game)
     state.apply_action(state.legal_actions()[0])
     text = pyspiel.serialize_game_and_state(game, state)
     payload = base64.b64decode(text.split("__dict__=")[1].strip())

@@ -71,7 +71,6 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         render.check_mode(render_mode)
         self.render_mode = render_mode
         self.game = self.settings.game
-        self.illegal_reward = self.settings.illegal_reward
         self.observation_space, self.action_space = spaces_of(self.game)
         self._observer = Observer(self.game)
         self._episode: Episode | None = None

@@ -15,19 +15,23 @@ class Observer:
 
     def __init__(self, game: Game[Any]):
         self.game = game
-        layout = game.observation_layout()
         self.tensor = np.zeros(game.info.observation_shape, np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        i = 0
-        for name, shape in layout:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[i : i + size].reshape(shape)
-            i += size
+        self.dict = named_views(game, self.tensor)
 
     def set_from(self, state: State, seat: int) -> np.ndarray:
         self.tensor.fill(0)
         self.game.observe(state, seat, self.dict)
         return self.tensor
+
+
+def named_views(game: Game[Any], flat: np.ndarray) -> dict[str, np.ndarray]:
+    """The pieces of the game's observation layout as views into ``flat``, one observation."""
+    views, i = {}, 0
+    for name, shape in game.observation_layout():
+        size = int(np.prod(shape))
+        views[name] = flat[i : i + size].reshape(shape)
+        i += size
+    return views
 
 
 def bounds(game: Game[Any]) -> tuple[float, float]:

@@ -28,6 +28,7 @@ from azul.core.errors import IllegalMoveError, OptionError
 from azul.interop import render
 from azul.interop.episode import Episode, settings
 from azul.interop.gym import spaces_of
+from azul.interop.observation import named_views
 
 
 class AzulVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
@@ -63,17 +64,9 @@ class AzulVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._rewards = np.zeros(num_envs, np.float64)
         self._ended = np.zeros(num_envs, np.bool_)
         self._scores = np.zeros((num_envs, g.info.num_players), np.float64)
-        self._views = [self._named_views(row) for row in self._obs]
+        self._views = [named_views(g, row) for row in self._obs]
         self.episodes: list[Episode] = []
         self.states: list[azul.State] = []
-
-    def _named_views(self, row: np.ndarray) -> dict[str, np.ndarray]:
-        views, i = {}, 0
-        for name, shape in self.game.observation_layout():
-            size = int(np.prod(shape))
-            views[name] = row[i : i + size].reshape(shape)
-            i += size
-        return views
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -27,7 +27,7 @@ import secrets
 import socket
 import time
 import unicodedata
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
@@ -461,8 +461,8 @@ class Lobby:
         return table
 
     async def _refresh(self, table: Table) -> None:
-        """Bring a table up to the store's version (another process wrote), tell its
-        listeners, and let its bots play. The caller holds the table's lock."""
+        """Bring a table up to the store's version (another process wrote) and tell its
+        listeners. The caller holds the table's lock."""
         fresh = await self._read(table.stored.id)
         if fresh.stored.version == table.stored.version:
             return
@@ -482,7 +482,8 @@ class Lobby:
             await self._refresh(table)
         self._start_bots(table)
 
-    def _spawn(self, job: Any) -> None:
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run ``job`` on the event loop as a task the lobby cancels when it closes."""
         task = asyncio.get_running_loop().create_task(job)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -889,13 +890,11 @@ class Lobby:
         if table.thinking:
             return
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:
             return  # no event loop yet: bots start when the game is next touched
         table.thinking = True
-        task = loop.create_task(self._run_bots(table))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self._spawn(self._run_bots(table))
 
     async def _run_bots(self, table: Table) -> None:
         """Let bots move, each thinking in the process pool, never on the event loop. A failure

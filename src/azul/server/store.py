@@ -316,12 +316,6 @@ class Store:
                 text("SELECT pg_notify(:c, :m)"), {"c": CHANNEL, "m": f"{game_id} {version}"}
             )
 
-    def version(self, game_id: str) -> int | None:
-        """The game's version now (None: no such game)."""
-        with self.engine.connect() as db:
-            found = db.execute(select(GameRow.version).where(GameRow.id == game_id)).first()
-            return None if found is None else int(found[0])
-
     # -- bot turns: computed by the one process that claims them ------------------------
     def claim_bot(self, game_id: str, version: int, me: str, lease: float) -> bool:
         """Claim the bot's turn at ``version`` for process ``me`` until ``lease`` seconds from
