@@ -1,10 +1,16 @@
-"""The build step that pyproject.toml cannot say: compile the translation catalogs.
+"""The build steps that pyproject.toml cannot say: compile the translation catalogs, and the
+games' compiled cores.
 
 ``build_catalogs`` is a sub-command of setuptools' ``build``, so it runs for a wheel (also one
 built from the sdist) and for ``pip install -e .``. It compiles every
 ``src/azul/i18n/locales/*/LC_MESSAGES/azul.po`` with Babel (a build requirement) into an
 ``azul.mo``: into the build folder for a wheel, and in place, beside the ``.po``, for an editable
-install, whose package is imported from the source tree. Everything else is in pyproject.toml.
+install, whose package is imported from the source tree.
+
+The compiled cores (``src/azul/<game>/_core.pyx``, azul.native) are C extensions that Cython (a
+build requirement) translates and the machine's C compiler builds. They are optional: without a
+compiler the build says so and the package runs on its Python engines. Everything else is in
+pyproject.toml.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from setuptools import Command, setup
+from setuptools import Command, Extension, setup
 from setuptools.command.build import build
 
 HERE = Path(__file__).resolve().parent
@@ -76,4 +82,6 @@ class Build(build):
     sub_commands = [*build.sub_commands, ("build_catalogs", None)]  # noqa: RUF012
 
 
-setup(cmdclass={"build": Build, "build_catalogs": BuildCatalogs})
+CORES = [Extension("azul.sintra._core", ["src/azul/sintra/_core.pyx"], optional=True)]
+
+setup(cmdclass={"build": Build, "build_catalogs": BuildCatalogs}, ext_modules=CORES)

@@ -1,7 +1,8 @@
-"""The wheel, as a user gets it: built from a copy of the sources (the build compiles the
-catalogs), installed with the server extra in a fresh venv (no Babel, no arena extra), and run
-from a folder outside the project. Slow (a build and an install from the package index), so it
-can be left out with ``-m 'not packaging'``; it runs by default."""
+"""The wheel, as a user gets it: built from the sdist of a copy of the sources (the build
+compiles the catalogs and the compiled cores), installed with the server extra in a fresh venv
+(no Babel, no arena extra), and run from a folder outside the project. Slow (a build and an
+install from the package index), so it can be left out with ``-m 'not packaging'``; it runs by
+default."""
 
 import json
 import os
@@ -31,7 +32,7 @@ def copy_sources(to: Path) -> None:
     shutil.copytree(
         ROOT / "src",
         to / "src",
-        ignore=shutil.ignore_patterns("__pycache__", "*.mo", "*.egg-info"),
+        ignore=shutil.ignore_patterns("__pycache__", "*.mo", "*.egg-info", "_core.c", "*.so"),
     )
 
 
@@ -87,11 +88,11 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv(tmp_path):
     )
 
     dist = tmp_path / "dist"
-    run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, sources], outside, env
-    )
+    run([sys.executable, "-m", "build", "--sdist", "--outdir", dist, sources], outside, env)
+    (sdist,) = dist.glob("azul_games-*.tar.gz")
+    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, sdist], outside, env)
     (wheel,) = dist.glob("azul_games-*.whl")
-    steps.done("build the wheel")
+    steps.done("build the sdist, and the wheel from it")
 
     names = set(zipfile.ZipFile(wheel).namelist())
     info = f"azul_games-{azul.__version__}.dist-info"
@@ -100,6 +101,7 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv(tmp_path):
     assert "azul/py.typed" in names and "azul/_version.py" in names
     assert f"{info}/licenses/LICENSE" in names
     assert "azul/web/index.html" in names and "azul/sintra/components.toml" in names
+    assert any(n.startswith("azul/sintra/_core.") and n.endswith(".so") for n in names)
     metadata = zipfile.ZipFile(wheel).read(f"{info}/METADATA").decode()
     assert (
         f"\nVersion: {azul.__version__}\n" in metadata and "\nLicense-Expression: MIT\n" in metadata
@@ -130,10 +132,12 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv(tmp_path):
     assert "uso:" in helped and "mostrar esta ajuda e sair" in helped
     bench = run([azul_command, "--lang", "en", "bench", "--games", "10"], outside, env).stdout
     assert "steps/s" in bench
+    compared = [azul_command, "--lang", "en", "bench", "sintra", "--games", "5", "--compare"]
+    assert "playouts in C" in run(compared, outside, env).stdout
     match = [azul_command, "match", "pavilion", "random", "greedy", "--games", "2"]
     refused = run(match, outside, env, check=False)
     assert refused.returncode == 2 and "pip install 'azul-games[arena]'" in refused.stderr
-    steps.done("version, rules, French, Portuguese help, bench, match without the arena")
+    steps.done("version, rules, French, Portuguese help, bench (compiled), match without arena")
 
     port = free_port()
     log = tmp_path / "serve.log"
@@ -167,3 +171,34 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv(tmp_path):
     assert (tmp_path / "data" / "azul.sqlite3").exists()  # the private data folder
     steps.done("azul serve answered")
     print(f"total: {time.perf_counter() - steps.start:.1f} s")
+
+
+def test_without_a_compiler_the_wheel_runs_on_the_python_engines(tmp_path):
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    copy_sources(sources)
+    env = {**os.environ, "CC": "false", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}  # no C compiler
+    env.pop("PYTHONPATH", None)
+    dist = tmp_path / "dist"
+    run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, sources],
+        tmp_path,
+        env,
+    )
+    (wheel,) = dist.glob("azul_games-*.whl")
+    assert not any(n.endswith(".so") for n in zipfile.ZipFile(wheel).namelist())
+    venv = tmp_path / "venv"
+    run([sys.executable, "-m", "venv", venv], tmp_path, env)
+    run([venv / "bin" / "python", "-m", "pip", "install", "-q", wheel], tmp_path, env)
+    compared = [
+        venv / "bin" / "azul",
+        "--lang",
+        "en",
+        "bench",
+        "sintra",
+        "--games",
+        "3",
+        "--compare",
+    ]
+    out = run(compared, tmp_path, {**env, "AZUL_CONFIG_DIR": str(tmp_path / "config")}).stdout
+    assert "steps/s" in out and "the compiled core is not built" in out

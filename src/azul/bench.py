@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 import timeit
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,14 +47,18 @@ class BenchResult:
         return [f"{label:<16} {value}" for label, value in rows]
 
 
-def bench(game: Game[Any], games: int = 200, seed: int = 0) -> BenchResult:
-    """Play ``games`` random games; a step is one legal_actions() + choice + apply_action()."""
+def bench(
+    game: Game[Any], games: int = 200, seed: int = 0, new_state: Callable[[int], Any] | None = None
+) -> BenchResult:
+    """Play ``games`` random games; a step is one legal_actions() + choice + apply_action().
+    ``new_state(seed)`` makes the states (default: the game's; a compiled core's ``new``)."""
+    new_state = new_state or game.new_initial_state
     rng = random.Random(seed)
     samples: list[State] = []
     steps = legal_total = 0
     start = time.perf_counter()
     for g in range(games):
-        state = game.new_initial_state(seed + g)
+        state = new_state(seed + g)
         while not state.is_terminal():
             legal = state.legal_actions()
             legal_total += len(legal)
@@ -62,8 +67,47 @@ def bench(game: Game[Any], games: int = 200, seed: int = 0) -> BenchResult:
             if steps % 97 == 0:  # mid-game positions for timing clone()
                 samples.append(state.clone())
     seconds = time.perf_counter() - start
-    samples = samples or [game.new_initial_state(seed)]
+    samples = samples or [new_state(seed)]
     rounds = max(1, 20_000 // len(samples))
     best = min(timeit.repeat(lambda: [s.clone() for s in samples], number=rounds, repeat=3))
     clone_us = best / (rounds * len(samples)) * 1e6
     return BenchResult(games, steps, seconds, legal_total / max(steps, 1), clone_us)
+
+
+@dataclass
+class Comparison:
+    """The Python engine and the game's compiled core on the same random games."""
+
+    python: BenchResult
+    native: BenchResult  # the core's states driven from Python by the same loop
+    playout_steps: int  # whole random games played in C (Core.playout)
+    playout_seconds: float
+
+    def lines(self) -> list[str]:
+        def times(x: float) -> str:
+            return _("{x:.1f} times the Python engine").format(x=x)
+
+        py = self.python.steps_per_second
+        playouts = self.playout_steps / self.playout_seconds
+        rows = [
+            (_("Python"), f"{py:,.0f} steps/s, clone() {self.python.clone_us:.2f} us"),
+            (
+                _("compiled core"),
+                f"{self.native.steps_per_second:,.0f} steps/s ("
+                + times(self.native.steps_per_second / py)
+                + f"), clone() {self.native.clone_us:.3f} us",
+            ),
+            (_("playouts in C"), f"{playouts:,.0f} steps/s (" + times(playouts / py) + ")"),
+        ]
+        return [f"{label:<16} {value}" for label, value in rows]
+
+
+def compare(game: Game[Any], core: Any, python: BenchResult, seed: int = 0) -> Comparison:
+    """``bench`` of the compiled ``core`` on the games of ``python`` (the Python engine's run:
+    same deals, same choices), then whole playouts in C from the same deals."""
+    games = python.games
+    native = bench(game, games, seed, lambda s: core.new(game, s))
+    starts = [core.new(game, seed + g) for g in range(games)]
+    start = time.perf_counter()
+    steps = sum(state.playout(seed + g) for g, state in enumerate(starts))
+    return Comparison(python, native, steps, time.perf_counter() - start)

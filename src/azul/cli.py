@@ -329,7 +329,8 @@ def _outcome(state: azul.State) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from azul.bench import bench
+    from azul import native
+    from azul.bench import bench, compare
 
     names = [args.game] if args.game else sorted(azul.GAMES)
     options = _options(args)
@@ -338,6 +339,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"{name} ({', '.join(f'{k}={v}' for k, v in options.items())})")
         result = bench(game, games=args.games, seed=args.seed)
         print("\n".join("  " + line for line in result.lines()))
+        if args.compare:
+            core = native.core(name)
+            if core is None:
+                print("  " + _(native.missing(name)))
+                continue
+            paired = compare(game, core, result, seed=args.seed)
+            print("\n".join("  " + line for line in paired.lines()))
     return 0
 
 
@@ -600,6 +608,11 @@ def build_parser() -> ArgumentParser:
     game_args(p, game_required=False)
     p.add_argument("--games", type=int, default=300, help=_("games to play (default 300)"))
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--compare",
+        action="store_true",
+        help=_("also the game's compiled core, on the same games (azul.native)"),
+    )
     p.set_defaults(func=cmd_bench)
     return parser
 

@@ -1,0 +1,849 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, infer_types=True
+"""The compiled core of Stained Glass of Sintra: the rules of ``azul.sintra.state`` on fixed C
+arrays, for speed. ``azul.sintra.state`` stays the reference: every function here mirrors the
+one of the same name there (rules sections are cited there), and the test suite compares the two
+step by step. A ``Core`` is made from a ``SintraState`` and turns back into one (``to_state``),
+so everything else (notation, JSON positions, drawings) stays in Python.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+from azul.core.errors import AzulError, IllegalMoveError
+
+cdef extern from *:
+    """
+    static inline unsigned long long azul_mul_hi(unsigned long long a, unsigned long long b) {
+        return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+    }
+    """
+    uint64_t mul_hi "azul_mul_hi"(uint64_t a, uint64_t b) nogil
+
+cdef enum:
+    NC = 5
+    SLOTS = 8
+    SPACES = 5
+    FRAMES = 2
+    ROUNDS = 6
+    TARGETS = 9  # SLOTS + 1: the last target means every piece breaks
+    BREAK = 8
+    MAXP = 4
+    MAXSRC = 10  # the centre and up to 9 factories
+    CELLS = 40  # SLOTS * SPACES
+    WF = 16  # SLOTS * FRAMES
+    MAXDEALS = 128
+    MAXTRACK = 32
+    MAXLEGAL = 512
+    PIECES_PER_FACTORY = 4
+    PIECES_PER_COLOR = 20
+    LEFTOVER_DIVISOR = 3
+    JOKER = -1
+    CHANCE = -1
+    TERMINAL = -4
+
+cdef enum:  # decision kinds, as in azul.sintra.state
+    TURN = 0
+    KEEPING = 1
+    OVER = 2
+
+cdef enum:  # pending draws, as in azul.sintra.state
+    FIRST = 0
+    STRIP = 1
+    SIDE = 2
+    ORDER = 3
+    INDICATOR = 4
+    FACTORY = 5
+
+cdef int ORNAMENT_BONUS[5]
+ORNAMENT_BONUS[:] = [0, 0, 3, 6, 10]  # by frames filled (rules 5.2)
+
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
+
+
+cdef inline uint64_t next_below(uint64_t* rng, uint64_t n) noexcept nogil:
+    """SplitMix64 as ``azul.core.rng.next_below``: advance the state, return x < n."""
+    rng[0] += GOLDEN
+    cdef uint64_t z = rng[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    z ^= z >> 31
+    return mul_hi(z, n)
+
+
+cdef class Rules:
+    """The fixed facts of one SintraGame (its options and printed components), as C arrays."""
+
+    cdef readonly object game
+    cdef int players, factories, nsrc, explicit, side_a, has_floor, floor
+    cdef int bottom, penalty, joker_strip, joker_side, back, keep_base, size
+    cdef uint8_t accept[16][32]
+    cdef int8_t pattern[16][SPACES]
+    cdef int window_values[SLOTS]
+    cdef int track[MAXTRACK]
+    cdef int8_t ornaments[4][4]
+
+    def __init__(self, game):
+        comps = game.components
+        self.game = game
+        self.players = game.players
+        self.factories = game.factories
+        self.nsrc = game.factories + 1
+        self.explicit = bool(game.explicit_chance)
+        self.side_a = game.options["side"] == "A"
+        floor = game.options["score_floor"]
+        self.has_floor = floor is not None
+        self.floor = floor or 0
+        if len(comps.track) > MAXTRACK:
+            raise AzulError(f"the compiled core takes a track of at most {MAXTRACK} spaces")
+        self.bottom = len(comps.track) - 1
+        self.penalty = comps.bottom_penalty
+        for i, v in enumerate(comps.track):
+            self.track[i] = v
+        self.joker_strip = comps.joker_strip
+        self.joker_side = comps.joker_side
+        self.back = game.actions.back
+        self.keep_base = game.actions.keep_base
+        self.size = game.actions.size
+        for i, row in enumerate(game.accept):
+            for m, v in enumerate(row):
+                self.accept[i][m] = v
+        for strip in range(SLOTS):
+            for side in range(2):
+                for k in range(SPACES):
+                    self.pattern[strip * 2 + side][k] = comps.strips[strip][side][k]
+        for i, v in enumerate(game.window_values):
+            self.window_values[i] = v
+        for i, ornament in enumerate(comps.ornaments):
+            for j, f in enumerate(ornament):
+                self.ornaments[i][j] = f
+
+
+def rules(game):
+    """The game's Rules, made once and kept on the game."""
+    found = game.__dict__.get("_core_rules")
+    if found is None:
+        found = game._core_rules = Rules(game)
+    return found
+
+
+cdef struct Final:
+    int32_t play, on_strips, track, broken, bonus, complete, best
+
+
+cdef struct S:
+    int16_t sources[MAXSRC * NC]
+    int16_t bag[NC]
+    int16_t tower[NC]
+    int8_t indicator[ROUNDS]
+    int8_t strips[MAXP * SLOTS]
+    int8_t sides[MAXP * SLOTS]
+    int8_t cells[MAXP * CELLS]
+    int8_t fills[MAXP * SLOTS]
+    int8_t windows[MAXP * WF]
+    int8_t glazier[MAXP]
+    int8_t track[MAXP]
+    int32_t points[MAXP]
+    int32_t lost[MAXP]
+    int8_t round, kind, keep_slot, tile, start, player, over_scored
+    int8_t deal_kind[MAXDEALS]
+    int8_t deal_a[MAXDEALS]
+    int8_t deal_b[MAXDEALS]
+    int16_t dhead, dtail
+    uint64_t rng
+    int32_t drawn
+    Final final[MAXP]
+
+
+cdef inline int deduct(int score, int n, int has_floor, int floor) noexcept nogil:
+    """``azul.core.scoring.deduct``: ``score - n``, stopping at the floor if there is one."""
+    if not has_floor or n <= 0:
+        return score - n
+    return min(score, max(floor, score - n))
+
+
+cdef class Core:
+    """A Sintra position in C arrays with the rules of ``SintraState``; ``hist`` as there."""
+
+    cdef Rules r
+    cdef S s
+    cdef int16_t* hist
+    cdef int nhist, cap
+
+    def __dealloc__(self):
+        free(self.hist)
+
+    # ---------------------------------------------------------------- to and from Python
+    @staticmethod
+    def new(game, seed=0):
+        """A fresh game, as ``game.new_initial_state(seed)`` deals it (``SintraState``'s
+        setup)."""
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+        cdef Core c = Core.__new__(Core)
+        cdef Rules r = rules(game)
+        cdef S* s = &c.s
+        cdef int i, p, slot
+        c.r = r
+        for i in range(NC):
+            s.bag[i] = PIECES_PER_COLOR - 1
+        for i in range(ROUNDS):
+            s.indicator[i] = -1
+        for i in range(MAXP * SLOTS):
+            s.strips[i] = -1
+        for i in range(MAXP * CELLS):
+            s.cells[i] = -1
+        for i in range(MAXP * WF):
+            s.windows[i] = -1
+        s.round, s.kind, s.keep_slot, s.tile = 1, TURN, -1, -1
+        s.rng = seed & 0xFFFFFFFFFFFFFFFF
+        first = game.options["first_player"]
+        s.start = s.player = 0 if first is None else first
+        if first is None:
+            c._deal(FIRST, 0, 0)
+        for p in range(r.players):
+            for slot in range(SLOTS):
+                c._deal(STRIP, p, slot)
+                c._deal(SIDE, p, slot)
+        for i in range(1, ROUNDS):
+            c._deal(ORDER, i, 0)
+        c._deal(INDICATOR, 0, 0)
+        c._deal_factories()
+        c.cap = 64
+        c.hist = <int16_t*>malloc(c.cap * sizeof(int16_t))
+        if c.hist == NULL:
+            raise MemoryError()
+        if not r.explicit:
+            c._draw_all()
+        return c
+
+    cdef inline void _deal(self, int kind, int a, int b) noexcept nogil:
+        cdef S* s = &self.s
+        s.deal_kind[s.dtail], s.deal_a[s.dtail], s.deal_b[s.dtail] = kind, a, b
+        s.dtail += 1
+
+    cdef void _deal_factories(self) noexcept nogil:
+        cdef int f, k
+        for f in range(1, self.r.factories + 1):
+            for k in range(PIECES_PER_FACTORY):
+                self._deal(FACTORY, f, 0)
+
+    @staticmethod
+    def from_state(state):
+        """The compiled copy of a ``SintraState``."""
+        cdef Core c = Core.__new__(Core)
+        cdef Rules r = rules(state.game)
+        c.r = r
+        cdef S* s = &c.s
+        cdef int i
+        for i, v in enumerate(state.sources):
+            s.sources[i] = v
+        for i in range(NC):
+            s.bag[i] = state.bag[i]
+            s.tower[i] = state.tower[i]
+        for i in range(ROUNDS):
+            s.indicator[i] = state.indicator[i]
+        for i in range(r.players * SLOTS):
+            s.strips[i] = state.strips[i]
+            s.sides[i] = state.sides[i]
+            s.fills[i] = state.fills[i]
+        for i in range(r.players * CELLS):
+            s.cells[i] = state.cells[i]
+        for i in range(r.players * WF):
+            s.windows[i] = state.windows[i]
+        for i in range(r.players):
+            s.glazier[i] = state.glazier[i]
+            s.track[i] = state.track[i]
+            s.points[i] = state.points[i]
+            s.lost[i] = state.lost[i]
+        s.round, s.kind, s.keep_slot = state.round, state.kind, state.keep_slot
+        s.tile, s.start, s.player = state.tile, state.start, state.player
+        if len(state.deals) > MAXDEALS:
+            raise AzulError("too many pending draws for the compiled core")
+        s.dhead, s.dtail = 0, len(state.deals)
+        for i, (kind, a, b) in enumerate(state.deals):
+            s.deal_kind[i], s.deal_a[i], s.deal_b[i] = kind, a, b
+        s.rng = state._rng
+        s.drawn = state.drawn
+        s.over_scored = state.final is not None
+        if state.final is not None:
+            for i, lines in enumerate(state.final):
+                c._final_from_lines(i, lines)
+        c.cap = max(64, 2 * len(state.hist))
+        c.hist = <int16_t*>malloc(c.cap * sizeof(int16_t))
+        if c.hist == NULL:
+            raise MemoryError()
+        c.nhist = len(state.hist)
+        for i, a in enumerate(state.hist):
+            c.hist[i] = a
+        return c
+
+    cdef _final_from_lines(self, int p, lines):
+        cdef Final* f = &self.s.final[p]
+        f.play = lines[0][2]
+        f.on_strips = int(lines[1][1])
+        f.track = int(lines[2][1])
+        f.broken = lines[2][2]
+        f.bonus = lines[3][2]
+        if lines[3][0] == "windows":
+            complete, best = lines[3][1].split("x")
+            f.complete, f.best = int(complete), int(best)
+
+    def to_state(self):
+        """A ``SintraState`` equal to this position."""
+        from azul.sintra.state import SintraState
+
+        cdef Rules r = self.r
+        cdef S* s = &self.s
+        cdef int n = r.players
+        state = SintraState.__new__(SintraState)
+        state.game = r.game
+        state.sources = [s.sources[i] for i in range(r.nsrc * NC)]
+        state.bag = [s.bag[i] for i in range(NC)]
+        state.tower = [s.tower[i] for i in range(NC)]
+        state.indicator = [s.indicator[i] for i in range(ROUNDS)]
+        state.strips = [s.strips[i] for i in range(n * SLOTS)]
+        state.sides = [s.sides[i] for i in range(n * SLOTS)]
+        state.cells = [s.cells[i] for i in range(n * CELLS)]
+        state.fills = [s.fills[i] for i in range(n * SLOTS)]
+        state.windows = [s.windows[i] for i in range(n * WF)]
+        state.glazier = [s.glazier[i] for i in range(n)]
+        state.track = [s.track[i] for i in range(n)]
+        state.points = [s.points[i] for i in range(n)]
+        state.lost = [s.lost[i] for i in range(n)]
+        state.deals = [
+            (s.deal_kind[i], s.deal_a[i], s.deal_b[i]) for i in range(s.dhead, s.dtail)
+        ]
+        state.hist = [self.hist[i] for i in range(self.nhist)]
+        state.round, state.kind, state.keep_slot = s.round, s.kind, s.keep_slot
+        state.tile, state.start, state.player = s.tile, s.start, s.player
+        state._rng = s.rng
+        state.drawn = s.drawn
+        state.final = self._final_lines() if s.over_scored else None
+        return state
+
+    cdef _final_lines(self):
+        out = []
+        cdef Final* f
+        for p in range(self.r.players):
+            f = &self.s.final[p]
+            lines = [
+                ("play", "", f.play),
+                ("leftovers", str(f.on_strips), f.on_strips // LEFTOVER_DIVISOR),
+                ("broken", str(f.track), f.broken),
+            ]
+            if self.r.side_a:
+                lines.append(("ornaments", "", f.bonus))
+            else:
+                lines.append(("windows", f"{f.complete}x{f.best}", f.bonus))
+            out.append(tuple(lines))
+        return tuple(out)
+
+    def clone(self):
+        cdef Core c = Core.__new__(Core)
+        c.r = self.r
+        c.s = self.s
+        c.cap = self.cap
+        c.hist = <int16_t*>malloc(self.cap * sizeof(int16_t))
+        if c.hist == NULL:
+            raise MemoryError()
+        memcpy(c.hist, self.hist, self.nhist * sizeof(int16_t))
+        c.nhist = self.nhist
+        return c
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    # ---------------------------------------------------------------- queries
+    def current_player(self):
+        if self.s.dhead < self.s.dtail:
+            return CHANCE
+        if self.s.kind == OVER:
+            return TERMINAL
+        return self.s.player
+
+    def is_terminal(self):
+        return self.s.dhead == self.s.dtail and self.s.kind == OVER
+
+    def is_chance_node(self):
+        return self.s.dhead < self.s.dtail
+
+    def scores(self):
+        return [self.s.points[i] for i in range(self.r.players)]
+
+    def history(self):
+        return [self.hist[i] for i in range(self.nhist)]
+
+    def draws(self):
+        return self.s.drawn
+
+    def legal_actions(self):
+        cdef int out[MAXLEGAL]
+        cdef int n = self._legal(out)
+        return [out[i] for i in range(n)]
+
+    def chance_outcomes(self):
+        """(outcome, probability) of the pending random draw."""
+        cdef int out[MAXLEGAL]
+        cdef int i, total, n
+        if self.s.dhead == self.s.dtail:
+            raise AzulError("no random draw is pending: this is not a chance node")
+        kind = self.s.deal_kind[self.s.dhead]
+        if kind == INDICATOR or kind == FACTORY:
+            total = 0
+            for i in range(NC):
+                total += self.s.bag[i]
+            return [(i, self.s.bag[i] / <double>total) for i in range(NC) if self.s.bag[i]]
+        n = self._outcomes(out)
+        return [(out[i], 1.0 / n) for i in range(n)]
+
+    cdef inline int _any_sources(self) noexcept nogil:
+        cdef int i
+        for i in range(self.r.nsrc * NC):
+            if self.s.sources[i]:
+                return 1
+        return 0
+
+    cdef int _outcomes(self, int* out) noexcept nogil:
+        """The outcomes of the pending draw in order (bag draws: the colours in the bag)."""
+        cdef S* s = &self.s
+        cdef int kind = s.deal_kind[s.dhead], a = s.deal_a[s.dhead], n = 0, x, c, i, used
+        if kind == FIRST:
+            for x in range(self.r.players):
+                out[n] = x
+                n += 1
+        elif kind == STRIP:
+            for x in range(SLOTS):
+                used = 0
+                for i in range(SLOTS):
+                    if s.strips[a * SLOTS + i] == x:
+                        used = 1
+                if not used:
+                    out[n] = x
+                    n += 1
+        elif kind == SIDE:
+            out[0], out[1] = 0, 1
+            n = 2
+        elif kind == ORDER:
+            for c in range(NC):
+                used = 0
+                for i in range(1, ROUNDS):
+                    if s.indicator[i] == c:
+                        used = 1
+                if not used:
+                    out[n] = c
+                    n += 1
+        else:
+            for c in range(NC):
+                if s.bag[c]:
+                    out[n] = c
+                    n += 1
+        return n
+
+    cdef int _leftmost(self, int p) noexcept nogil:
+        cdef int slot
+        for slot in range(SLOTS):
+            if self.s.strips[p * SLOTS + slot] >= 0:
+                return slot
+        return -1
+
+    cdef void _reach(self, int p, int* reach) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int slot, i, c, m
+        for c in range(NC):
+            reach[c] = 0
+        for slot in range(s.glazier[p], SLOTS):
+            i = p * SLOTS + slot
+            if s.strips[i] < 0:
+                continue
+            m = self.r.accept[s.strips[i] * 2 + s.sides[i]][s.fills[i]]
+            for c in range(NC):
+                if m >> c & 1:
+                    reach[c] |= 1 << slot
+
+    cdef int _legal(self, int* out) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int n = 0, p, src, c, base, m, slot, k, left
+        cdef int reach[NC]
+        cdef int present[NC]
+        if s.dhead < s.dtail:
+            return self._outcomes(out)
+        if s.kind == OVER:
+            return 0
+        p = s.player
+        if s.kind == KEEPING:
+            base = (p * SLOTS + s.keep_slot) * SPACES
+            for c in range(NC):
+                present[c] = 0
+            for k in range(SPACES):
+                present[s.cells[base + k]] = 1
+            for c in range(NC):
+                if present[c]:
+                    out[n] = self.r.keep_base + c
+                    n += 1
+            return n
+        self._reach(p, reach)
+        for src in range(self.r.nsrc):
+            for c in range(NC):
+                if s.sources[src * NC + c]:
+                    base = (src * NC + c) * TARGETS
+                    m = reach[c]
+                    if m == 0:
+                        out[n] = base + BREAK
+                        n += 1
+                    else:
+                        for slot in range(SLOTS):
+                            if m >> slot & 1:
+                                out[n] = base + slot
+                                n += 1
+        left = self._leftmost(p)
+        if left >= 0 and s.glazier[p] != left:
+            out[n] = self.r.back
+            n += 1
+        return n
+
+    # ---------------------------------------------------------------- applying actions
+    def apply_action(self, int action):
+        """Apply a legal action or outcome; anything else raises ``IllegalMoveError`` (with the
+        reference engine's explanation) and changes nothing."""
+        cdef int out[MAXLEGAL]
+        cdef int n, i, kind
+        cdef S* s = &self.s
+        if s.dhead < s.dtail:
+            kind = s.deal_kind[s.dhead]
+            if kind == INDICATOR or kind == FACTORY:
+                ok = 0 <= action < NC and s.bag[action] > 0
+            else:
+                ok = False
+                n = self._outcomes(out)
+                for i in range(n):
+                    if out[i] == action:
+                        ok = True
+            if not ok:
+                raise IllegalMoveError(f"{action} is not an outcome of this draw")
+            self._apply_chance(action)
+            s.drawn += 1
+            self._push(action)
+            return
+        if not self._is_legal(action):
+            self._explain(action)
+        self._move(action)
+        self._push(action)
+        if s.dhead < s.dtail and not self.r.explicit:
+            self._draw_all()
+
+    cdef int _is_legal(self, int action) noexcept nogil:
+        """Whether ``action`` is among ``_legal``'s, without listing them."""
+        cdef S* s = &self.s
+        cdef int p = s.player, source, c, target, k, slot, i, m = 0
+        if s.kind == OVER or action < 0 or action >= self.r.size:
+            return 0
+        if s.kind == KEEPING:
+            if action < self.r.keep_base:
+                return 0
+            c = action - self.r.keep_base
+            for k in range(SPACES):
+                if s.cells[(p * SLOTS + s.keep_slot) * SPACES + k] == c:
+                    return 1
+            return 0
+        if action == self.r.back:
+            k = self._leftmost(p)
+            return k >= 0 and s.glazier[p] != k
+        if action > self.r.back:
+            return 0
+        source, c, target = action // (NC * TARGETS), action // TARGETS % NC, action % TARGETS
+        if not s.sources[source * NC + c]:
+            return 0
+        for slot in range(s.glazier[p], SLOTS):
+            i = p * SLOTS + slot
+            if s.strips[i] >= 0 and self.r.accept[s.strips[i] * 2 + s.sides[i]][s.fills[i]] >> c & 1:
+                m |= 1 << slot
+        return m == 0 if target == BREAK else m >> target & 1
+
+    cdef _explain(self, int action):
+        """Raise the reference engine's error for an illegal action."""
+        self.to_state().apply_action(action)
+        raise IllegalMoveError(f"action {action} is not legal here")  # pragma: no cover
+
+    cdef int _push(self, int action) except -1:
+        cdef int16_t* grown
+        if self.nhist == self.cap:
+            grown = <int16_t*>realloc(self.hist, 2 * self.cap * sizeof(int16_t))
+            if grown == NULL:
+                raise MemoryError()
+            self.hist, self.cap = grown, 2 * self.cap
+        self.hist[self.nhist] = action
+        self.nhist += 1
+        return 0
+
+    cdef void _move(self, int action) noexcept nogil:
+        """A legal player's action (``_move`` of the reference, without the checks)."""
+        if action < self.r.back:
+            self._play(action // (NC * TARGETS), action // TARGETS % NC, action % TARGETS)
+        elif action == self.r.back:
+            self.s.glazier[self.s.player] = self._leftmost(self.s.player)
+            self._end_turn()
+        else:
+            self._keep(action - self.r.keep_base)
+
+    cdef void _play(self, int source, int c, int target) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int p = s.player, b = source * NC, n, k, placed, base, bonus, same
+        n = s.sources[b + c]
+        s.sources[b + c] = 0
+        if source:
+            for k in range(NC):
+                s.sources[k] += s.sources[b + k]
+                s.sources[b + k] = 0
+        elif s.tile < 0:
+            s.tile = p
+            self._break(p, 1)
+        if target == BREAK:
+            self._break(p, n)
+            s.tower[c] += n
+            self._end_turn()
+            return
+        s.glazier[p] = target
+        placed = self._place(p, target, c, n)
+        if n > placed:
+            self._break(p, n - placed)
+            s.tower[c] += n - placed
+        base = (p * SLOTS + target) * SPACES
+        bonus = 0
+        same = 1
+        for k in range(SPACES):
+            if s.cells[base + k] < 0:
+                self._end_turn()
+                return
+            if s.cells[base + k] == s.indicator[s.round - 1]:
+                bonus += 1
+            if s.cells[base + k] != s.cells[base]:
+                same = 0
+        s.points[p] += bonus
+        s.keep_slot = target
+        if same:
+            self._keep(s.cells[base])
+        else:
+            s.kind = KEEPING
+
+    cdef int _place(self, int p, int slot, int c, int n) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int i = p * SLOTS + slot, base = i * SPACES, placed = 0, k, w, want
+        cdef int8_t* pat = self.r.pattern[s.strips[i] * 2 + s.sides[i]]
+        for w in range(2):
+            want = c if w == 0 else JOKER
+            for k in range(SPACES):
+                if placed == n:
+                    return placed
+                if s.cells[base + k] < 0 and pat[k] == want:
+                    s.cells[base + k] = c
+                    s.fills[i] |= 1 << k
+                    placed += 1
+        return placed
+
+    cdef void _keep(self, int c) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int p = s.player, slot = s.keep_slot, i, base, k, w, gained, right
+        i = p * SLOTS + slot
+        base = i * SPACES
+        for k in range(SPACES):
+            s.tower[s.cells[base + k]] += 1
+            s.cells[base + k] = -1
+        s.tower[c] -= 1
+        s.fills[i] = 0
+        w = p * WF + slot * FRAMES
+        if s.windows[w] < 0:
+            s.windows[w] = c
+            s.sides[i] ^= 1
+        else:
+            s.windows[w + 1] = c
+            s.strips[i] = -1
+        gained = self.r.window_values[slot]
+        for right in range(slot + 1, SLOTS):
+            if s.windows[p * WF + right * FRAMES] >= 0:
+                gained += self.r.window_values[right]
+        s.points[p] += gained
+        s.kind = TURN
+        s.keep_slot = -1
+        self._end_turn()
+
+    cdef void _break(self, int p, int steps) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int k
+        for k in range(steps):
+            s.track[p] += 1
+            if s.track[p] == self.r.bottom:
+                s.points[p] = deduct(s.points[p], self.r.penalty, self.r.has_floor, self.r.floor)
+                s.lost[p] += self.r.penalty
+                s.track[p] = 0
+
+    cdef void _end_turn(self) noexcept nogil:
+        if self._any_sources():
+            self.s.player = (self.s.player + 1) % self.r.players
+        else:
+            self._end_round()
+
+    cdef void _end_round(self) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int top = s.indicator[s.round - 1]
+        if top >= 0:
+            s.tower[top] += 1
+            s.indicator[s.round - 1] = -1
+        if s.round == ROUNDS:
+            self._final_scoring()
+            return
+        s.round += 1
+        if s.tile >= 0:
+            s.start = s.tile
+        s.tile = -1
+        s.player = s.start
+        if s.dhead == s.dtail:
+            s.dhead = s.dtail = 0
+        self._deal_factories()
+        self._recycle()
+
+    cdef void _final_scoring(self) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int p, k, score, loss, bonus, on_strips, filled, complete, best, count
+        cdef Final* f
+        for p in range(self.r.players):
+            f = &s.final[p]
+            f.play = s.points[p]
+            on_strips = 0
+            for k in range(CELLS):
+                if s.cells[p * CELLS + k] >= 0:
+                    on_strips += 1
+            f.on_strips = on_strips
+            score = s.points[p] + on_strips // LEFTOVER_DIVISOR
+            loss = -self.r.track[s.track[p]]
+            f.track = s.track[p]
+            f.broken = deduct(score, loss, self.r.has_floor, self.r.floor) - score
+            score += f.broken
+            s.lost[p] += loss
+            bonus = 0
+            if self.r.side_a:
+                for k in range(4):
+                    filled = 0
+                    for count in range(4):
+                        if s.windows[p * WF + self.r.ornaments[k][count]] >= 0:
+                            filled += 1
+                    bonus += ORNAMENT_BONUS[filled]
+            else:
+                complete = 0
+                for k in range(SLOTS):
+                    if s.windows[p * WF + 2 * k + 1] >= 0:
+                        complete += 1
+                best = 0
+                for k in range(NC):
+                    count = 0
+                    for filled in range(WF):
+                        if s.windows[p * WF + filled] == k:
+                            count += 1
+                    best = max(best, count)
+                f.complete, f.best = complete, best
+                bonus = complete * best
+            f.bonus = bonus
+            s.points[p] = score + bonus
+        s.over_scored = 1
+        s.kind = OVER
+
+    # ---------------------------------------------------------------- chance
+    cdef void _recycle(self) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int k, bag = 0, tower = 0, kind
+        if s.dhead < s.dtail:
+            kind = s.deal_kind[s.dhead]
+            if kind == INDICATOR or kind == FACTORY:
+                for k in range(NC):
+                    bag += s.bag[k]
+                    tower += s.tower[k]
+                if bag == 0:
+                    if tower:
+                        for k in range(NC):
+                            s.bag[k] = s.tower[k]
+                            s.tower[k] = 0
+                    else:
+                        s.dhead = s.dtail = 0
+        if s.dhead == s.dtail and s.kind == TURN and not self._any_sources():
+            self._end_round()
+
+    cdef void _apply_chance(self, int outcome) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int kind = s.deal_kind[s.dhead], a = s.deal_a[s.dhead], b = s.deal_b[s.dhead]
+        s.dhead += 1
+        if kind == FIRST:
+            s.start = s.player = outcome
+        elif kind == STRIP:
+            s.strips[a * SLOTS + b] = outcome
+            if outcome == self.r.joker_strip:
+                s.sides[a * SLOTS + b] = 1 - self.r.joker_side
+                s.dhead += 1
+        elif kind == SIDE:
+            s.sides[a * SLOTS + b] = outcome
+        elif kind == ORDER:
+            s.indicator[a] = outcome
+        else:
+            s.bag[outcome] -= 1
+            if kind == INDICATOR:
+                s.indicator[0] = outcome
+            else:
+                s.sources[a * NC + outcome] += 1
+        self._recycle()
+
+    cdef int _weighted(self, uint64_t* rng) noexcept nogil:
+        """A colour drawn from the bag, as ``azul.core.rng.next_weighted``."""
+        cdef int total = 0, i = 0, r
+        for i in range(NC):
+            total += self.s.bag[i]
+        r = next_below(rng, total)
+        i = 0
+        while r >= self.s.bag[i]:
+            r -= self.s.bag[i]
+            i += 1
+        return i
+
+    cdef void _draw_all(self) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int out[MAXLEGAL]
+        cdef int kind, x, n
+        while s.dhead < s.dtail:
+            kind = s.deal_kind[s.dhead]
+            if kind == INDICATOR or kind == FACTORY:
+                x = self._weighted(&s.rng)
+            else:
+                n = self._outcomes(out)
+                x = out[next_below(&s.rng, n)]
+            self._apply_chance(x)
+            s.drawn += 1
+
+    # ---------------------------------------------------------------- playouts
+    def playout(self, uint64_t seed):
+        """Play uniformly random legal actions to the end (explicit draws by their
+        probabilities), all in C, from a generator seeded with ``seed``. Returns the steps."""
+        cdef int out[MAXLEGAL]
+        cdef int n, a, kind, steps = 0
+        cdef uint64_t rng = seed
+        cdef S* s = &self.s
+        while not (s.dhead == s.dtail and s.kind == OVER):
+            if s.dhead < s.dtail:
+                kind = s.deal_kind[s.dhead]
+                if kind == INDICATOR or kind == FACTORY:
+                    a = self._weighted(&rng)
+                else:
+                    n = self._outcomes(out)
+                    a = out[next_below(&rng, n)]
+                self._apply_chance(a)
+                s.drawn += 1
+            else:
+                n = self._legal(out)
+                a = out[next_below(&rng, n)]
+                self._move(a)
+                if s.dhead < s.dtail and not self.r.explicit:
+                    self._draw_all()
+            self._push(a)
+            steps += 1
+        return steps

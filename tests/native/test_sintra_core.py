@@ -1,0 +1,99 @@
+"""The compiled Sintra core against the Python engine, the reference (azul.native)."""
+
+import os
+
+import pytest
+
+import azul
+from azul import native
+from azul.core.errors import IllegalMoveError
+
+if os.environ.get(native.PURE, "") not in ("", "0"):
+    pytest.skip("AZUL_PURE_PYTHON is set: the Python engines only", allow_module_level=True)
+
+Core = native.core("sintra")
+if Core is None:
+    pytest.fail("the compiled Sintra core was not built (pip install -e . builds it)", False)
+
+# 200,000 random steps in all, over every rule option that changes the play
+OPTIONS = [
+    ({}, 50_000),
+    ({"players": 3}, 25_000),
+    ({"players": 4}, 25_000),
+    ({"explicit_chance": True}, 40_000),
+    ({"players": 4, "explicit_chance": True, "side": "B"}, 30_000),
+    ({"side": "B", "first_player": 1}, 15_000),
+    ({"score_floor": 0, "players": 3}, 15_000),
+]
+
+
+@pytest.mark.parametrize(("options", "steps"), OPTIONS, ids=[str(o) for o, _ in OPTIONS])
+def test_the_core_plays_exactly_as_the_python_engine(options, steps):
+    done, games = native.differential(azul.load_game("sintra", **options), steps, seed=11)
+    assert done >= steps and games >= steps // 1_000
+
+
+def test_the_steps_add_up_to_two_hundred_thousand():
+    assert sum(steps for _, steps in OPTIONS) >= 200_000
+
+
+def test_a_clone_is_independent_and_refusals_change_nothing():
+    game = azul.load_game("sintra")
+    state = Core.new(game, 4)
+    copy = state.clone()
+    copy.apply_action(copy.legal_actions()[-1])
+    assert state.to_state().to_json() == game.new_initial_state(4).to_json()
+    assert copy.history() != state.history()
+    with pytest.raises(IllegalMoveError, match="outside"):
+        state.apply_action(10_000)
+    assert state.to_state().to_json() == game.new_initial_state(4).to_json()
+
+
+def test_a_playout_ends_the_game():
+    state = Core.new(azul.load_game("sintra", players=4), 9)
+    steps = state.playout(1)
+    assert state.is_terminal() and steps == len(state.history()) > 0
+    assert len(state.to_state().score_breakdown()) == 4
+
+
+def test_the_check_catches_a_core_that_differs():
+    class Liar:
+        """The real core, but it reports one point too many."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        @classmethod
+        def new(cls, game, seed):
+            return cls(Core.new(game, seed))
+
+        def scores(self):
+            return [s + 1 for s in self.inner.scores()]
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    with pytest.raises(native.Divergence, match="step 0: scores"):
+        native.differential(azul.load_game("sintra"), 10, native_class=Liar)
+
+
+def test_pure_python_is_forced_by_the_environment(monkeypatch):
+    monkeypatch.setenv(native.PURE, "1")
+    assert native.core("sintra") is None
+    with pytest.raises(native.Divergence, match="sintra: AZUL_PURE_PYTHON is set"):
+        native.differential(azul.load_game("sintra"), 10)
+    monkeypatch.setenv(native.PURE, "0")
+    assert native.core("sintra") is Core
+
+
+def test_bench_compares_the_core_with_the_python_engine(capsys, monkeypatch):
+    from azul import cli
+
+    assert cli.main(["--lang", "en", "bench", "sintra", "--games", "3", "--compare"]) == 0
+    out = capsys.readouterr().out
+    assert "compiled core" in out and "times the Python engine" in out and "playouts in C" in out
+    assert cli.main(["--lang", "en", "bench", "pavilion", "--games", "1", "--compare"]) == 0
+    assert "this game has no compiled core yet" in capsys.readouterr().out
+    monkeypatch.setenv(native.PURE, "1")
+    assert cli.main(["--lang", "en", "bench", "sintra", "--games", "1", "--compare"]) == 0
+    assert "AZUL_PURE_PYTHON is set: the Python engine only" in capsys.readouterr().out
