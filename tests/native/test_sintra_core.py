@@ -97,3 +97,59 @@ def test_bench_compares_the_core_with_the_python_engine(capsys, monkeypatch):
     monkeypatch.setenv(native.PURE, "1")
     assert cli.main(["--lang", "en", "bench", "sintra", "--games", "1", "--compare"]) == 0
     assert "AZUL_PURE_PYTHON is set: the Python engine only" in capsys.readouterr().out
+
+
+def test_the_batched_environment_steps_in_c_as_the_engine_would():
+    import gymnasium
+    import numpy as np
+
+    import azul.interop.gym  # noqa: F401 - registers the ids
+    from azul.interop.observation import action_mask, observation
+
+    kwargs = {"num_envs": 4, "reward": "score_change", "seat": "random", "render_mode": "ansi"}
+    envs = gymnasium.make_vec("azul/Sintra-v0", **kwargs)
+    assert envs.core is Core
+    obs, info = envs.reset(seed=5)
+    seats = list(info["seat"])
+    rng = np.random.default_rng(5)
+    totals, finals = np.zeros(4), 0
+    for _ in range(500):
+        for i, state in enumerate(envs.states):
+            python = state.to_state()
+            assert python.current_player() == seats[i]
+            assert np.array_equal(obs["observation"][i], observation(python, seats[i]))
+            assert np.array_equal(obs["action_mask"][i], action_mask(python))
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, rewards, terminated, _, info = envs.step(actions)
+        totals += rewards
+        for i in np.flatnonzero(terminated):  # score_change adds up to the final margin
+            scores = info["final_scores"][i]
+            margin = scores[seats[i]] - max(np.delete(scores, seats[i]))
+            assert totals[i] == pytest.approx(margin)
+            totals[i], finals = 0, finals + 1
+            seats[i] = envs.episodes[i].seat
+    assert finals >= 4 and "round" in envs.render()[0].lower()
+    first = envs.reset(seed=5)[0]["observation"]
+    assert np.array_equal(first, envs.reset(seed=5)[0]["observation"])
+    # an illegal action ends that game with the engine's explanation
+    _, rewards, terminated, _, info = envs.step(np.array([10_000] * 4))
+    assert terminated.all() and "outside" in info["illegal"][0]
+    python = gymnasium.make_vec("azul/Sintra-v0", num_envs=2, native=False)
+    greedy = gymnasium.make_vec("azul/Sintra-v0", num_envs=2, opponents=["greedy"])
+    assert python.core is None and greedy.core is None
+
+
+def test_the_vector_benchmark_measures_both_engines():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "vector.py"
+    run = subprocess.run(
+        [sys.executable, str(script), "--envs", "4", "--steps", "200"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "(compiled core)" in run.stdout and "(Python engine)" in run.stdout

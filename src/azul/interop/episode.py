@@ -135,3 +135,37 @@ class Episode:
         """The agent's score less the best other score."""
         scores = state.scores()
         return float(scores[self.seat] - max(x for q, x in enumerate(scores) if q != self.seat))
+
+
+class NativeEpisode(Episode):
+    """An episode on the game's compiled core (``azul.native``) against uniformly random
+    opponents, who play in C with chance, from a generator seeded by the episode's."""
+
+    def __init__(self, settings: Settings, rng: np.random.Generator, core: Any):
+        super().__init__(settings, rng)
+        self.core = core
+        self.side = 0  # the seed of the opponents' and chance's generator in C
+
+    def reset(self) -> Any:
+        s = self.settings
+        game_seed = int(self.rng.integers(2**31))
+        self.state = self.core.new(s.game, game_seed)
+        n = s.game.info.num_players
+        self.seat = int(self.rng.integers(n)) if s.seat is None else s.seat
+        self.margin = 0.0
+        self.side = int(self.rng.integers(2**63))
+        self._advance(self.state)
+        return self.state
+
+    def _advance(self, state: Any) -> None:
+        self.side = state.advance(self.seat, self.side)
+
+
+def native_core(settings: Settings) -> Any:
+    """The game's compiled core if it has one and every opponent is the random bot (so that
+    they can play in C), else None."""
+    from azul import native
+
+    if any(spec.name != "random" for spec in settings.opponents):
+        return None
+    return native.core(settings.game.name)

@@ -12,6 +12,11 @@ made once, and nothing is wrapped. A game that ends starts again in the same ste
 batch has a legal action; ``info["final_scores"]`` holds the scores of the games that ended
 (``info["_final_scores"]`` says which rows). ``copy=False`` returns the arrays themselves,
 which the next step overwrites.
+
+With a compiled core (``azul.native``: Sintra) and random opponents, the games, the opponents,
+chance, the observations and the masks all run in C (``azul.interop.episode.NativeEpisode``):
+the same rules, but other random opponent moves than the Python path under the same seed.
+``native=False`` keeps the Python engines.
 """
 
 from __future__ import annotations
@@ -23,10 +28,9 @@ from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-import azul
 from azul.core.errors import IllegalMoveError, OptionError
 from azul.interop import render
-from azul.interop.episode import Episode, settings
+from azul.interop.episode import Episode, NativeEpisode, native_core, settings
 from azul.interop.gym import spaces_of
 from azul.interop.observation import named_views
 
@@ -43,6 +47,7 @@ class AzulVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         illegal_reward: float | None = None,
         render_mode: str | None = None,
         copy: bool = True,
+        native: bool = True,
         **options: Any,
     ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
@@ -65,15 +70,19 @@ class AzulVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         self._ended = np.zeros(num_envs, np.bool_)
         self._scores = np.zeros((num_envs, g.info.num_players), np.float64)
         self._views = [named_views(g, row) for row in self._obs]
+        self.core = native_core(self.settings) if native else None
         self.episodes: list[Episode] = []
-        self.states: list[azul.State] = []
+        self.states: list[Any] = []  # azul.State, or the compiled core's states
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """New games; ``seed`` seeds every one of them (each its own generator)."""
         rngs = np.random.default_rng(seed).spawn(self.num_envs)
-        self.episodes = [Episode(self.settings, rng) for rng in rngs]
+        if self.core is None:
+            self.episodes = [Episode(self.settings, rng) for rng in rngs]
+        else:
+            self.episodes = [NativeEpisode(self.settings, rng, self.core) for rng in rngs]
         self.states = [e.reset() for e in self.episodes]
         for i in range(self.num_envs):
             self._write(i)
@@ -83,6 +92,10 @@ class AzulVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
     def _write(self, i: int) -> None:
         """Row ``i`` of the observations and masks, from its game."""
         state = self.states[i]
+        if self.core is not None:
+            state.observe(self.episodes[i].seat, self._obs[i])
+            state.mask(self._mask[i])
+            return
         self._obs[i].fill(0)
         self.game.observe(state, self.episodes[i].seat, self._views[i])
         mask = self._mask[i]
@@ -133,4 +146,5 @@ class AzulVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         """Each game's table in the render mode (``azul.interop.render``)."""
         if self.render_mode is None or not self.states:
             return None
-        return tuple(render.render(s, self.render_mode) for s in self.states)
+        states = [s.to_state() for s in self.states] if self.core else self.states
+        return tuple(render.render(s, self.render_mode) for s in states)

@@ -820,12 +820,92 @@ cdef class Core:
             self._apply_chance(x)
             s.drawn += 1
 
-    # ---------------------------------------------------------------- playouts
-    def playout(self, uint64_t seed):
-        """Play uniformly random legal actions to the end (explicit draws by their
-        probabilities), all in C, from a generator seeded with ``seed``. Returns the steps."""
+    # ---------------------------------------------------------------- for environments
+    def observe(self, int seat, float[::1] out):
+        """Write the observation of ``azul.sintra.observation.observe`` seen by ``seat`` into
+        ``out`` (a float32 vector of the game's observation size; zeroed here)."""
+        cdef Rules r = self.r
+        cdef S* s = &self.s
+        cdef int n = r.players, nsrc = r.nsrc, T = r.bottom + 1
+        cdef int i, c, k, p, q, slot, f, o
+        cdef int8_t* pat
+        # offsets of the layout's pieces
+        cdef int o_round = 0, o_color = 6, o_decision = 11, o_move = 13
+        cdef int o_tile = o_move + n, o_keep = o_tile + n + 1, o_src = o_keep + SLOTS
+        cdef int o_bag = o_src + nsrc * NC, o_tower = o_bag + NC, o_ind = o_tower + NC
+        cdef int o_scores = o_ind + ROUNDS * NC, o_lost = o_scores + n, o_track = o_lost + n
+        cdef int o_glazier = o_track + n * T, o_present = o_glazier + n * SLOTS
+        cdef int o_side = o_present + n * SLOTS, o_pattern = o_side + n * SLOTS
+        cdef int o_pieces = o_pattern + n * SLOTS * SPACES * (NC + 1)
+        cdef int o_windows = o_pieces + n * SLOTS * SPACES * NC
+        cdef int size = o_windows + n * SLOTS * FRAMES * NC
+        if out.shape[0] != size:
+            raise AzulError(f"the observation has {size} entries, not {out.shape[0]}")
+        if not 0 <= seat < n:
+            raise AzulError(f"seat {seat} is not a seat of this game")
+        for i in range(size):
+            out[i] = 0
+        out[o_round + s.round - 1] = 1
+        c = s.indicator[s.round - 1]
+        if c >= 0:
+            out[o_color + c] = 1
+        if s.dhead == s.dtail and (s.kind == TURN or s.kind == KEEPING):
+            out[o_decision + s.kind] = 1
+            out[o_move + (s.player - seat + n) % n] = 1
+        out[o_tile + (0 if s.tile < 0 else 1 + (s.tile - seat + n) % n)] = 1
+        if s.keep_slot >= 0:
+            out[o_keep + s.keep_slot] = 1
+        for i in range(nsrc * NC):
+            out[o_src + i] = s.sources[i]
+        for c in range(NC):
+            out[o_bag + c] = s.bag[c]
+            out[o_tower + c] = s.tower[c]
+        for i in range(ROUNDS):
+            if s.indicator[i] >= 0:
+                out[o_ind + i * NC + s.indicator[i]] = 1
+        for q in range(n):
+            p = (seat + q) % n
+            out[o_scores + q] = s.points[p]
+            out[o_lost + q] = s.lost[p]
+            out[o_track + q * T + s.track[p]] = 1
+            out[o_glazier + q * SLOTS + s.glazier[p]] = 1
+            for slot in range(SLOTS):
+                i = p * SLOTS + slot
+                for f in range(FRAMES):
+                    c = s.windows[i * FRAMES + f]
+                    if c >= 0:
+                        out[o_windows + ((q * SLOTS + slot) * FRAMES + f) * NC + c] = 1
+                if s.strips[i] < 0:
+                    continue
+                out[o_present + q * SLOTS + slot] = 1
+                out[o_side + q * SLOTS + slot] = s.sides[i]
+                pat = r.pattern[s.strips[i] * 2 + s.sides[i]]
+                for k in range(SPACES):
+                    o = (q * SLOTS + slot) * SPACES + k
+                    out[o_pattern + o * (NC + 1) + (NC if pat[k] == JOKER else pat[k])] = 1
+                    c = s.cells[i * SPACES + k]
+                    if c >= 0:
+                        out[o_pieces + o * NC + c] = 1
+
+    def mask(self, signed char[::1] out):
+        """Write 1 for each legal action into ``out`` (int8, the action space's size), 0
+        elsewhere; all 0 at chance and at the end."""
+        cdef int legal[MAXLEGAL]
+        cdef int i, n = 0
+        if out.shape[0] != self.r.size:
+            raise AzulError(f"the mask has {self.r.size} entries, not {out.shape[0]}")
+        for i in range(self.r.size):
+            out[i] = 0
+        if self.s.dhead == self.s.dtail:
+            n = self._legal(legal)
+        for i in range(n):
+            out[legal[i]] = 1
+
+    def advance(self, int seat, uint64_t seed):
+        """Play chance and uniformly random opponents until ``seat`` decides or the game ends,
+        drawing from a generator seeded with ``seed``; returns the generator's next seed."""
         cdef int out[MAXLEGAL]
-        cdef int n, a, kind, steps = 0
+        cdef int n, a, kind
         cdef uint64_t rng = seed
         cdef S* s = &self.s
         while not (s.dhead == s.dtail and s.kind == OVER):
@@ -838,6 +918,8 @@ cdef class Core:
                     a = out[next_below(&rng, n)]
                 self._apply_chance(a)
                 s.drawn += 1
+            elif s.player == seat:
+                break
             else:
                 n = self._legal(out)
                 a = out[next_below(&rng, n)]
@@ -845,5 +927,16 @@ cdef class Core:
                 if s.dhead < s.dtail and not self.r.explicit:
                     self._draw_all()
             self._push(a)
-            steps += 1
-        return steps
+        return rng
+
+    # ---------------------------------------------------------------- playouts
+    def playout(self, uint64_t seed):
+        """Play uniformly random legal actions to the end (explicit draws by their
+        probabilities), all in C, from a generator seeded with ``seed``. Returns the steps."""
+        before = self.nhist
+        self.advance(-1, seed)
+        return self.nhist - before
+
+    def returns(self):
+        """As ``SintraState.returns`` (read at the end of a game, so through Python)."""
+        return self.to_state().returns()
