@@ -82,6 +82,8 @@ class Comparison:
     native: BenchResult  # the core's states driven from Python by the same loop
     playout_steps: int  # whole random games played in C (Core.playout)
     playout_seconds: float
+    mcts_python: float  # MCTS iterations per second, searching in Python
+    mcts_native: float  # the same searches on the compiled core (same decisions)
 
     def lines(self) -> list[str]:
         def times(x: float) -> str:
@@ -98,6 +100,14 @@ class Comparison:
                 + f"), clone() {self.native.clone_us:.3f} us",
             ),
             (_("playouts in C"), f"{playouts:,.0f} steps/s (" + times(playouts / py) + ")"),
+            (_("MCTS"), _("{n:,.0f} iterations/s in Python").format(n=self.mcts_python)),
+            (
+                _("MCTS compiled"),
+                _("{n:,.0f} iterations/s").format(n=self.mcts_native)
+                + " ("
+                + times(self.mcts_native / self.mcts_python)
+                + ")",
+            ),
         ]
         return [f"{label:<16} {value}" for label, value in rows]
 
@@ -110,4 +120,35 @@ def compare(game: Game[Any], core: Any, python: BenchResult, seed: int = 0) -> C
     starts = [core.new(game, seed + g) for g in range(games)]
     start = time.perf_counter()
     steps = sum(state.playout(seed + g) for g, state in enumerate(starts))
-    return Comparison(python, native, steps, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    positions = _positions(game, seed, count=8)
+    return Comparison(
+        python, native, steps, seconds, _mcts(positions, False), _mcts(positions, True)
+    )
+
+
+def _positions(game: Game[Any], seed: int, count: int) -> list[State]:
+    """Decisions from random games, one every 15 steps or so, for the searches."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    g = 0
+    while len(found) < count:
+        state = game.new_initial_state(seed + g)
+        g += 1
+        while not state.is_terminal() and len(found) < count:
+            state.apply_action(rng.choice(state.legal_actions()))
+            if not state.is_chance_node() and rng.random() < 1 / 15:
+                found.append(state.clone())
+    return found
+
+
+def _mcts(positions: list[State], native: bool, iterations: int = 400) -> float:
+    """MCTS iterations per second over ``positions`` (fixed seed and iterations)."""
+    from azul.bots.mcts import MCTSBot
+
+    start = time.perf_counter()
+    for state in positions:
+        MCTSBot(seed=1, iterations=iterations, native=native, endgame=False).search(
+            state, None, iterations
+        )
+    return iterations * len(positions) / (time.perf_counter() - start)

@@ -35,15 +35,22 @@ def missing(game: str) -> str:
     return N_("the compiled core is not built (it needs Cython and a C compiler at install)")
 
 
-def core(game: str) -> Any:
-    """The compiled ``Core`` class of ``game`` (a registered name), or None: not built, or
-    ``AZUL_PURE_PYTHON`` is set."""
-    if os.environ.get(PURE, "") not in ("", "0"):
+def module(game: str) -> Any:
+    """The compiled core's module of ``game`` (a registered name): its ``Core`` class, and
+    ``Tree`` and ``search`` for the MCTS bot; or None: not built, or ``AZUL_PURE_PYTHON`` is
+    set."""
+    if os.environ.get(PURE, "") not in ("", "0") or game not in CORES:
         return None
     try:
-        return importlib.import_module(f"azul.{game}._core").Core
+        return importlib.import_module(f"azul.{game}._core")
     except ImportError:
         return None
+
+
+def core(game: str) -> Any:
+    """The compiled ``Core`` class of ``game``, or None (see ``module``)."""
+    found = module(game)
+    return None if found is None else found.Core
 
 
 class Divergence(AssertionError):

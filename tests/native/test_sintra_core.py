@@ -153,3 +153,45 @@ def test_the_vector_benchmark_measures_both_engines():
     )
     assert run.returncode == 0, run.stderr
     assert "(compiled core)" in run.stdout and "(Python engine)" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("options", "moves"),
+    [({}, 1000), ({"players": 3, "side": "B", "explicit_chance": True}, 40)],
+    ids=["2 players", "3 players, side B, explicit chance"],
+)
+def test_mcts_searches_in_c_with_the_same_decisions(options, moves):
+    """Fixed seed and iterations: the compiled search ranks every move as the Python search
+    does, with the same visits and values, the trees kept between moves (a whole game)."""
+    import random
+
+    from azul.bots.mcts import MCTSBot
+
+    game = azul.load_game("sintra", **options)
+    state = game.new_initial_state(7)
+    fast = MCTSBot(seed=3, iterations=150)
+    slow = MCTSBot(seed=3, iterations=150, native=False)
+    chance = random.Random(7)
+    played = 0
+    while not state.is_terminal() and played < moves:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(chance.choices(outcomes, probs)[0])
+            continue
+        ranked = [(c.action, c.visits, c.value) for c in fast.analyse(state)]
+        assert ranked == [(c.action, c.visits, c.value) for c in slow.analyse(state)]
+        state.apply_action(ranked[0][0])
+        played += 1
+    assert played >= min(moves, 60)
+
+
+def test_cores_and_their_games_pickle():
+    import pickle
+
+    game = azul.load_game("sintra", players=3)
+    state = Core.new(game, 2)
+    state.playout(5)
+    again = pickle.loads(pickle.dumps(state))
+    assert again.to_state().to_json() == state.to_state().to_json()
+    copied = pickle.loads(pickle.dumps(game))  # its cached tables are made again
+    assert Core.new(copied, 2).legal_actions() == Core.new(game, 2).legal_actions()

@@ -7,7 +7,10 @@ by every sampled future in which it is legal, and exploration counts how often i
 (single-observer ISMCTS). Leaves are scored by the game's search evaluation (for Summer Pavilion
 one that plans the hand's placements), as each player's lead over the best other player, squashed
 into -1..1; finished games score their result plus the margin.
-The tree is kept between moves when the game went on along it. With ``workers`` > 1 the search
+The tree is kept between moves when the game went on along it. Where the game has a compiled core
+(``azul.native``: Sintra), the search runs in C on it, drawing from the bot's generator at the
+same points, so it makes the same decisions as the Python search, only faster (``native=False``
+searches in Python). With ``workers`` > 1 the search
 is root-parallel: helper processes search the same position with their own trees and seeds, and
 the roots' statistics are added up. Where the game has an exact solver for the position (Summer
 Pavilion: round 6's play phase; ``Strategy.endgame_values``), the bot plays the solver's ranking.
@@ -18,7 +21,9 @@ from __future__ import annotations
 import math
 import time
 import weakref
+from typing import Any
 
+from azul import native as compiled
 from azul.bots.base import Bot, Candidate, Limit, ranked, settle_chance
 from azul.bots.evaluation import Evaluation, evaluator
 from azul.bots.parallel import Helpers, RootStats
@@ -52,6 +57,7 @@ class MCTSBot(Bot):
         own: float = 0.0,
         workers: int = 1,
         endgame: bool = True,
+        native: bool = True,
     ):
         super().__init__(seed)
         if iterations is None and time is None:
@@ -65,8 +71,9 @@ class MCTSBot(Bot):
         self.widen = widen
         self.own = own  # weight of the bot's own gain in the reward, against the lead
         self.endgame = endgame  # play the game's endgame solver where it applies
+        self.native = native  # search on the game's compiled core where there is one
         self._base: list[float] = []
-        self._tree: tuple[State, Node] | None = None
+        self._tree: tuple[State, Any] | None = None  # a Node, or a compiled core's Tree
         self.workers = workers  # processes searching each move (root-parallel), this one included
         self._pool: Helpers | None = None
         self._finalizer: weakref.finalize[[], MCTSBot] | None = None
@@ -105,9 +112,12 @@ class MCTSBot(Bot):
     def search(self, state: State, deadline: float | None, iterations: int | None) -> RootStats:
         """Search ``state`` until ``deadline`` (``time.time()``; at least one iteration) or
         for ``iterations``; the root's (visits, total reward) per action searched."""
-        root = self._reused_root(state)
         evaluate = evaluator(state, search=True)
         self._base = [evaluate(state, p) for p in range(state.num_players())]
+        module = compiled.module(state.game.name) if self.native else None
+        if module is not None:
+            return self._search_compiled(module, state, deadline, iterations)
+        root = self._reused_root(state)
         n = 0
         while iterations is None or n < iterations:
             if deadline is not None and n and time.time() >= deadline:
@@ -118,10 +128,40 @@ class MCTSBot(Bot):
             self._tree = (state.clone(), root)
         return {a: (child.visits, child.total) for a, child in root.children.items()}
 
+    def _search_compiled(
+        self, module: Any, state: State, deadline: float | None, iterations: int | None
+    ) -> RootStats:
+        """``search`` in C on the game's compiled core (``module``: azul.native)."""
+        kept = self._kept_path(state)
+        tree = module.Tree()
+        if kept is not None:
+            old, moves = kept
+            node = 0
+            for a in moves:
+                node = old.child(node, a)
+                if node < 0:
+                    break
+            else:
+                tree = old if not moves else old.subtree(node)
+        core = module.Core.from_state(state)
+        module.search(
+            core, tree, self.rng, self.c, self.widen, self.scale, self.own, self._base,
+            deadline, iterations,
+        )  # fmt: skip
+        if self.reuse:
+            self._tree = (state.clone(), tree)
+        stats: RootStats = tree.stats(0)
+        return stats
+
     def _helpers(self) -> Helpers:
         if self._pool is None:
             tuning = dict(
-                c=self.c, scale=self.scale, reuse=self.reuse, widen=self.widen, own=self.own
+                c=self.c,
+                scale=self.scale,
+                reuse=self.reuse,
+                widen=self.widen,
+                own=self.own,
+                native=self.native,
             )  # helpers never reach the endgame solver: the main process answers first
             limit = dict(iterations=self.default.iterations, time=self.default.time)
             options = [
@@ -224,25 +264,34 @@ class MCTSBot(Bot):
     def _reused_root(self, state: State) -> Node:
         """The subtree for ``state`` if the game went on from the last searched position along
         actions the tree knows; else a fresh root."""
-        if not self.reuse or self._tree is None:
+        kept = self._kept_path(state)
+        if kept is None:
             return Node()
-        old_state, old_root = self._tree
-        self._tree = None
-        old, new = old_state.history(), state.history()
-        if len(new) < len(old) or new[: len(old)] != old or old_state.game.info != state.game.info:
-            return Node()
-        walker = old_state.clone()
-        node = old_root
-        for a in new[len(old) :]:
-            if walker.is_chance_node():
-                walker.apply_action(a)  # chance is not part of an open-loop tree
-                continue
-            walker.apply_action(a)
+        node: Node = kept[0]
+        for a in kept[1]:
             child = node.children.get(a)
             if child is None:
                 return Node()
             node = child
         return node
+
+    def _kept_path(self, state: State) -> tuple[Any, list[int]] | None:
+        """The kept tree's root and the moves (draws left out) from its position to
+        ``state``, if the game went on from the last searched position; else None."""
+        if not self.reuse or self._tree is None:
+            return None
+        old_state, old_root = self._tree
+        self._tree = None
+        old, new = old_state.history(), state.history()
+        if len(new) < len(old) or new[: len(old)] != old or old_state.game.info != state.game.info:
+            return None
+        walker = old_state.clone()
+        moves = []
+        for a in new[len(old) :]:
+            if not walker.is_chance_node():  # chance is not part of an open-loop tree
+                moves.append(a)
+            walker.apply_action(a)
+        return old_root, moves
 
 
 def _split(iterations: int | None, workers: int) -> list[int | None]:
