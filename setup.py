@@ -82,6 +82,9 @@ class Build(build):
     sub_commands = [*build.sub_commands, ("build_catalogs", None)]  # noqa: RUF012
 
 
-CORES = [Extension("azul.sintra._core", ["src/azul/sintra/_core.pyx"], optional=True)]
+CORES = [
+    Extension(f"azul.{game}._core", [f"src/azul/{game}/_core.pyx"], optional=True)
+    for game in ("pavilion", "sintra")
+]
 
 setup(cmdclass={"build": Build, "build_catalogs": BuildCatalogs}, ext_modules=CORES)

@@ -340,11 +340,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         result = bench(game, games=args.games, seed=args.seed)
         print("\n".join("  " + line for line in result.lines()))
         if args.compare:
-            core = native.core(name)
-            if core is None:
+            module = native.module(name)
+            if module is None:
                 print("  " + _(native.missing(name)))
                 continue
-            paired = compare(game, core, result, seed=args.seed)
+            paired = compare(game, module, result, seed=args.seed)
             print("\n".join("  " + line for line in paired.lines()))
     return 0
 

@@ -23,7 +23,7 @@ from azul.core.errors import IllegalMoveError
 from azul.i18n import N_
 
 PURE = "AZUL_PURE_PYTHON"  # set to 1: never use a compiled core
-CORES = ("sintra",)  # the games with a compiled core
+CORES = ("pavilion", "sintra")  # the games with a compiled core
 
 
 def missing(game: str) -> str:

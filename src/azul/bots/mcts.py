@@ -115,7 +115,7 @@ class MCTSBot(Bot):
         evaluate = evaluator(state, search=True)
         self._base = [evaluate(state, p) for p in range(state.num_players())]
         module = compiled.module(state.game.name) if self.native else None
-        if module is not None:
+        if hasattr(module, "search"):  # a compiled core with the search
             return self._search_compiled(module, state, deadline, iterations)
         root = self._reused_root(state)
         n = 0

@@ -1,4 +1,4 @@
-"""The compiled Sintra core against the Python engine, the reference (azul.native)."""
+"""The compiled cores against the Python engines, the reference (azul.native)."""
 
 import os
 
@@ -11,35 +11,47 @@ from azul.core.errors import IllegalMoveError
 if os.environ.get(native.PURE, "") not in ("", "0"):
     pytest.skip("AZUL_PURE_PYTHON is set: the Python engines only", allow_module_level=True)
 
-Core = native.core("sintra")
-if Core is None:
-    pytest.fail("the compiled Sintra core was not built (pip install -e . builds it)", False)
+CORES = {name: native.core(name) for name in native.CORES}
+if None in CORES.values():
+    pytest.fail("a compiled core was not built (pip install -e . builds them)", False)
+Core = CORES["sintra"]
 
-# 200,000 random steps in all, over every rule option that changes the play
+# 200,000 random steps a game, over every rule option that changes the play
 OPTIONS = [
-    ({}, 50_000),
-    ({"players": 3}, 25_000),
-    ({"players": 4}, 25_000),
-    ({"explicit_chance": True}, 40_000),
-    ({"players": 4, "explicit_chance": True, "side": "B"}, 30_000),
-    ({"side": "B", "first_player": 1}, 15_000),
-    ({"score_floor": 0, "players": 3}, 15_000),
+    ("sintra", {}, 50_000),
+    ("sintra", {"players": 3}, 25_000),
+    ("sintra", {"players": 4}, 25_000),
+    ("sintra", {"explicit_chance": True}, 40_000),
+    ("sintra", {"players": 4, "explicit_chance": True, "side": "B"}, 30_000),
+    ("sintra", {"side": "B", "first_player": 1}, 15_000),
+    ("sintra", {"score_floor": 0, "players": 3}, 15_000),
+    ("pavilion", {}, 50_000),
+    ("pavilion", {"players": 3}, 25_000),
+    ("pavilion", {"players": 4, "board": "grey"}, 25_000),
+    ("pavilion", {"explicit_chance": True}, 40_000),
+    ("pavilion", {"players": 4, "explicit_chance": True, "round6_leftovers": "at_pass"}, 30_000),
+    ("pavilion", {"board": "grey", "first_player": 1}, 15_000),
+    ("pavilion", {"score_floor": 0, "players": 3}, 15_000),
 ]
 
 
-@pytest.mark.parametrize(("options", "steps"), OPTIONS, ids=[str(o) for o, _ in OPTIONS])
-def test_the_core_plays_exactly_as_the_python_engine(options, steps):
-    done, games = native.differential(azul.load_game("sintra", **options), steps, seed=11)
+@pytest.mark.parametrize(
+    ("name", "options", "steps"), OPTIONS, ids=[f"{n} {o}" for n, o, _ in OPTIONS]
+)
+def test_the_core_plays_exactly_as_the_python_engine(name, options, steps):
+    done, games = native.differential(azul.load_game(name, **options), steps, seed=11)
     assert done >= steps and games >= steps // 1_000
 
 
-def test_the_steps_add_up_to_two_hundred_thousand():
-    assert sum(steps for _, steps in OPTIONS) >= 200_000
+@pytest.mark.parametrize("name", native.CORES)
+def test_the_steps_add_up_to_two_hundred_thousand_a_game(name):
+    assert sum(steps for n, _, steps in OPTIONS if n == name) >= 200_000
 
 
-def test_a_clone_is_independent_and_refusals_change_nothing():
-    game = azul.load_game("sintra")
-    state = Core.new(game, 4)
+@pytest.mark.parametrize("name", native.CORES)
+def test_a_clone_is_independent_and_refusals_change_nothing(name):
+    game = azul.load_game(name)
+    state = CORES[name].new(game, 4)
     copy = state.clone()
     copy.apply_action(copy.legal_actions()[-1])
     assert state.to_state().to_json() == game.new_initial_state(4).to_json()
@@ -49,8 +61,9 @@ def test_a_clone_is_independent_and_refusals_change_nothing():
     assert state.to_state().to_json() == game.new_initial_state(4).to_json()
 
 
-def test_a_playout_ends_the_game():
-    state = Core.new(azul.load_game("sintra", players=4), 9)
+@pytest.mark.parametrize("name", native.CORES)
+def test_a_playout_ends_the_game(name):
+    state = CORES[name].new(azul.load_game(name, players=4), 9)
     steps = state.playout(1)
     assert state.is_terminal() and steps == len(state.history()) > 0
     assert len(state.to_state().score_breakdown()) == 4
@@ -86,29 +99,32 @@ def test_pure_python_is_forced_by_the_environment(monkeypatch):
     assert native.core("sintra") is Core
 
 
-def test_bench_compares_the_core_with_the_python_engine(capsys, monkeypatch):
+def test_bench_compares_the_cores_with_the_python_engines(capsys, monkeypatch):
     from azul import cli
 
     assert cli.main(["--lang", "en", "bench", "sintra", "--games", "3", "--compare"]) == 0
     out = capsys.readouterr().out
     assert "compiled core" in out and "times the Python engine" in out and "playouts in C" in out
+    assert "MCTS compiled" in out and "iterations/s (" in out
     assert cli.main(["--lang", "en", "bench", "pavilion", "--games", "1", "--compare"]) == 0
-    assert "this game has no compiled core yet" in capsys.readouterr().out
+    assert "not yet: the search runs in Python" in capsys.readouterr().out
+    assert native.missing("minigame") == "this game has no compiled core yet"
     monkeypatch.setenv(native.PURE, "1")
     assert cli.main(["--lang", "en", "bench", "sintra", "--games", "1", "--compare"]) == 0
     assert "AZUL_PURE_PYTHON is set: the Python engine only" in capsys.readouterr().out
 
 
-def test_the_batched_environment_steps_in_c_as_the_engine_would():
+@pytest.mark.parametrize("name", native.CORES)
+def test_the_batched_environment_steps_in_c_as_the_engine_would(name):
     import gymnasium
     import numpy as np
 
-    import azul.interop.gym  # noqa: F401 - registers the ids
+    from azul.interop.gym import env_id
     from azul.interop.observation import action_mask, observation
 
     kwargs = {"num_envs": 4, "reward": "score_change", "seat": "random", "render_mode": "ansi"}
-    envs = gymnasium.make_vec("azul/Sintra-v0", **kwargs)
-    assert envs.core is Core
+    envs = gymnasium.make_vec(env_id(name), **kwargs)
+    assert envs.core is CORES[name]
     obs, info = envs.reset(seed=5)
     seats = list(info["seat"])
     rng = np.random.default_rng(5)
@@ -128,14 +144,14 @@ def test_the_batched_environment_steps_in_c_as_the_engine_would():
             assert totals[i] == pytest.approx(margin)
             totals[i], finals = 0, finals + 1
             seats[i] = envs.episodes[i].seat
-    assert finals >= 4 and "round" in envs.render()[0].lower()
+    assert finals >= 2 and "round" in envs.render()[0].lower()
     first = envs.reset(seed=5)[0]["observation"]
     assert np.array_equal(first, envs.reset(seed=5)[0]["observation"])
     # an illegal action ends that game with the engine's explanation
     _, rewards, terminated, _, info = envs.step(np.array([10_000] * 4))
     assert terminated.all() and "outside" in info["illegal"][0]
-    python = gymnasium.make_vec("azul/Sintra-v0", num_envs=2, native=False)
-    greedy = gymnasium.make_vec("azul/Sintra-v0", num_envs=2, opponents=["greedy"])
+    python = gymnasium.make_vec(env_id(name), num_envs=2, native=False)
+    greedy = gymnasium.make_vec(env_id(name), num_envs=2, opponents=["greedy"])
     assert python.core is None and greedy.core is None
 
 
@@ -146,7 +162,7 @@ def test_the_vector_benchmark_measures_both_engines():
 
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "vector.py"
     run = subprocess.run(
-        [sys.executable, str(script), "--envs", "4", "--steps", "200"],
+        [sys.executable, str(script), "--game", "pavilion", "--envs", "4", "--steps", "200"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -185,13 +201,14 @@ def test_mcts_searches_in_c_with_the_same_decisions(options, moves):
     assert played >= min(moves, 60)
 
 
-def test_cores_and_their_games_pickle():
+@pytest.mark.parametrize("name", native.CORES)
+def test_cores_and_their_games_pickle(name):
     import pickle
 
-    game = azul.load_game("sintra", players=3)
-    state = Core.new(game, 2)
+    game = azul.load_game(name, players=3)
+    state = CORES[name].new(game, 2)
     state.playout(5)
     again = pickle.loads(pickle.dumps(state))
     assert again.to_state().to_json() == state.to_state().to_json()
     copied = pickle.loads(pickle.dumps(game))  # its cached tables are made again
-    assert Core.new(copied, 2).legal_actions() == Core.new(game, 2).legal_actions()
+    assert CORES[name].new(copied, 2).legal_actions() == CORES[name].new(game, 2).legal_actions()
