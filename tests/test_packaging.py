@@ -22,7 +22,7 @@ import azul
 pytestmark = pytest.mark.packaging
 
 ROOT = Path(__file__).resolve().parents[1]
-PROJECT_FILES = ("pyproject.toml", "setup.py", "README.md", "LICENSE")
+PROJECT_FILES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE")
 
 
 def copy_sources(to: Path) -> None:
@@ -101,7 +101,8 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv(tmp_path):
     assert "azul/py.typed" in names and "azul/_version.py" in names
     assert f"{info}/licenses/LICENSE" in names
     assert "azul/web/index.html" in names and "azul/sintra/components.toml" in names
-    assert any(n.startswith("azul/sintra/_core.") and n.endswith(".so") for n in names)
+    for game in ("pavilion", "sintra"):
+        assert any(n.startswith(f"azul/{game}/_core.") and n.endswith(".so") for n in names)
     metadata = zipfile.ZipFile(wheel).read(f"{info}/METADATA").decode()
     assert (
         f"\nVersion: {azul.__version__}\n" in metadata and "\nLicense-Expression: MIT\n" in metadata

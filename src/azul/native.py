@@ -1,13 +1,15 @@
 """The compiled cores, and their check against the Python engines.
 
-A game may have a compiled core (``azul/<game>/_core.pyx``, built by Cython when the package is
-installed with a C compiler): a ``Core`` class with the state's hot methods (``legal_actions``,
-``apply_action``, ``clone``, ``chance_outcomes``, ``scores``) on C arrays, ``Core.new(game,
-seed)`` dealing as ``game.new_initial_state(seed)`` does, ``Core.from_state`` and ``to_state``
-to cross to and from the Python state, and ``playout(seed)``, a whole random game in C. The
-Python engines stay the reference: ``differential`` compares a core with its engine step by
-step. Without a compiler, or with ``AZUL_PURE_PYTHON=1``, ``core`` returns None and everything
-runs in Python.
+Each game has a compiled core (``azul/<game>/_core.pyx``, translated by Cython and built by the
+machine's C compiler when the package is installed): a ``Core`` class with the state's hot
+methods (``legal_actions``, ``apply_action``, ``clone``, ``chance_outcomes``, ``scores``) on C
+arrays, ``Core.new(game, seed)`` dealing as ``game.new_initial_state(seed)`` does,
+``Core.from_state`` and ``to_state`` to cross to and from the Python state, ``playout(seed)``
+(a whole random game in C), ``advance``, ``observe`` and ``mask`` for the batched environment,
+``evaluate`` (the bots' search evaluation), and ``Tree`` and ``search`` for the MCTS bot
+(``azul/core/_search.pxi``). The Python engines stay the reference: ``differential`` compares a
+core with its engine step by step. Without a compiler, or with ``AZUL_PURE_PYTHON=1``,
+``module`` and ``core`` return None and everything runs in Python.
 """
 
 from __future__ import annotations

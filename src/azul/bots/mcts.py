@@ -8,7 +8,7 @@ by every sampled future in which it is legal, and exploration counts how often i
 one that plans the hand's placements), as each player's lead over the best other player, squashed
 into -1..1; finished games score their result plus the margin.
 The tree is kept between moves when the game went on along it. Where the game has a compiled core
-(``azul.native``: Sintra), the search runs in C on it, drawing from the bot's generator at the
+(``azul.native``), the search runs in C on it, drawing from the bot's generator at the
 same points, so it makes the same decisions as the Python search, only faster (``native=False``
 searches in Python). With ``workers`` > 1 the search
 is root-parallel: helper processes search the same position with their own trees and seeds, and
@@ -115,7 +115,7 @@ class MCTSBot(Bot):
         evaluate = evaluator(state, search=True)
         self._base = [evaluate(state, p) for p in range(state.num_players())]
         module = compiled.module(state.game.name) if self.native else None
-        if hasattr(module, "search"):  # a compiled core with the search
+        if module is not None:
             return self._search_compiled(module, state, deadline, iterations)
         root = self._reused_root(state)
         n = 0

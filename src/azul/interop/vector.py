@@ -13,7 +13,7 @@ batch has a legal action; ``info["final_scores"]`` holds the scores of the games
 (``info["_final_scores"]`` says which rows). ``copy=False`` returns the arrays themselves,
 which the next step overwrites.
 
-With a compiled core (``azul.native``: Sintra) and random opponents, the games, the opponents,
+With a compiled core (``azul.native``) and random opponents, the games, the opponents,
 chance, the observations and the masks all run in C (``azul.interop.episode.NativeEpisode``):
 the same rules, but other random opponent moves than the Python path under the same seed.
 ``native=False`` keeps the Python engines.

@@ -13,7 +13,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove
 
 from azul.core.errors import AzulError, IllegalMoveError
-from azul.pavilion import data, tables
+from azul.pavilion import commitment, data, evaluation, tables
 
 cdef extern from *:
     """
@@ -95,7 +95,52 @@ def _tables():
                     FITS[c][v][k >> 6] |= (<uint64_t>1) << (k & 63)
 
 
+# the evaluation's constants (azul.pavilion.evaluation and commitment), read once: the compiled
+# evaluation assumes, as the evaluation's memo does, that the weights do not change
+cdef double W_STAR_EARLY, W_STAR_LATE, W_NUMBER, W_STRUCTURE, W_PLAN, W_KEEP, W_BONUS_TILE
+cdef double W_SPEND, W_PURSUIT, W_PURSUIT_KEEP, W_COMMIT
+cdef double W_PROGRESS, W_FIT, W_CLAIM_TILE, W_CLAIM_PAST
+cdef double GATHER, WILD_SHARE, RIVAL, RIVAL_STAR, AVERAGE_STAR
+cdef double SQUARES[7]
+cdef double SIXTHS[7]
+cdef double FUTURE[7][NC]  # by round, colour
+cdef int STAR_OF[NC]
+cdef int WILD_ROUND[NC]
+cdef uint64_t STRUCTURE_MASK[18]
+cdef int STRUCTURE_REWARD[18]
+
+
+def _evaluation_tables():
+    global W_STAR_EARLY, W_STAR_LATE, W_NUMBER, W_STRUCTURE, W_PLAN, W_KEEP, W_BONUS_TILE
+    global W_SPEND, W_PURSUIT, W_PURSUIT_KEEP, W_COMMIT
+    global W_PROGRESS, W_FIT, W_CLAIM_TILE, W_CLAIM_PAST
+    global GATHER, WILD_SHARE, RIVAL, RIVAL_STAR, AVERAGE_STAR
+    w = evaluation.WEIGHTS
+    W_STAR_EARLY, W_STAR_LATE, W_NUMBER = w["star_early"], w["star_late"], w["number"]
+    W_STRUCTURE, W_PLAN, W_KEEP, W_BONUS_TILE = w["structure"], w["plan"], w["keep"], w["bonus_tile"]
+    W_SPEND, W_PURSUIT, W_PURSUIT_KEEP = w["spend"], w["pursuit"], w["pursuit_keep"]
+    W_COMMIT = w["commit"]
+    cw = commitment.WEIGHTS
+    W_PROGRESS, W_FIT = cw["progress"], cw["fit"]
+    W_CLAIM_TILE, W_CLAIM_PAST = cw["claim_tile"], cw["claim_past"]
+    if commitment.TARGETS != 1:
+        raise AzulError("the compiled evaluation commits to one star at a time")
+    GATHER, RIVAL, RIVAL_STAR = evaluation.GATHER, evaluation.RIVAL, evaluation.RIVAL_STAR
+    WILD_SHARE, AVERAGE_STAR = evaluation._WILD_SHARE, evaluation._AVERAGE_STAR
+    for k in range(7):
+        SQUARES[k], SIXTHS[k] = evaluation._SQUARES[k], evaluation._SIXTHS[k]
+    for r in range(7):
+        for c in range(NC):
+            FUTURE[r][c] = evaluation._FUTURE_BY_ROUND[r][c]
+    for c in range(NC):
+        STAR_OF[c] = evaluation._STAR_OF[c]
+        WILD_ROUND[c] = commitment._WILD_ROUND[c]
+    for i, (mask, reward) in enumerate(evaluation._STRUCTURES):
+        STRUCTURE_MASK[i], STRUCTURE_REWARD[i] = mask, reward
+
+
 _tables()
+_evaluation_tables()
 
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
 
@@ -108,6 +153,14 @@ cdef inline uint64_t next_below(uint64_t* rng, uint64_t n) noexcept nogil:
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
     z ^= z >> 31
     return mul_hi(z, n)
+
+
+cdef inline int popcount64(uint64_t m) noexcept nogil:
+    cdef int n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
 
 
 cdef inline int deduct(int score, int n, int has_floor, int floor) noexcept nogil:
@@ -159,6 +212,11 @@ cdef class Rules:
     cdef int number[4]
     cdef int number_bonus[4]
     cdef int nnumbers
+    # the evaluation's tables for this side (azul.pavilion.evaluation)
+    cdef int need[NSTARS * 64]
+    cdef double number_value[4][16]  # _number_value of each number set, by spaces covered
+    cdef uint64_t gain_mask[7]  # by cost: the number set's mask (0: none) ...
+    cdef double gain[7][16]  # ... and the gain of covering one more, by spaces covered
 
     def __init__(self, game):
         board = game.board
@@ -186,6 +244,20 @@ cdef class Rules:
         self.nnumbers = len(board.number_masks)
         for i, (number, mask, bonus) in enumerate(board.number_masks):
             self.number[i], self.number_mask[i], self.number_bonus[i] = number, mask, bonus
+            size = mask.bit_count()
+            for have in range(size + 1):
+                self.number_value[i][have] = evaluation._number_value(
+                    have, size, bonus, evaluation.WEIGHTS["number"]
+                )
+        for i, v in enumerate(evaluation._NEED[board.side]):
+            self.need[i] = v
+        gains = evaluation._number_gains(board.side, evaluation.WEIGHTS["number"])
+        for n in range(7):
+            self.gain_mask[n] = 0
+            if n in gains:
+                self.gain_mask[n] = gains[n][0]
+                for done, g in enumerate(gains[n][1]):
+                    self.gain[n][done] = g
 
     def __reduce__(self):  # a pickled game drops its Rules; ``rules`` makes them again
         return (_nothing, ())
@@ -850,6 +922,303 @@ cdef class Core:
             self._apply_chance(x)
             s.drawn += 1
 
+    # ---------------------------------------------------------------- evaluation
+    def evaluate(self, int seat):
+        """``azul.pavilion.evaluation.evaluate`` of this position for ``seat``, the same
+        float."""
+        if not 0 <= seat < self.r.players:
+            raise AzulError(f"seat {seat} is not a seat of this game")
+        return self._evaluate(seat)
+
+    cdef double _evaluate(self, int p) noexcept nogil:
+        """Each step as in azul.pavilion.evaluation (no memo), in the same order."""
+        cdef S* s = &self.s
+        cdef double v = s.points[p], base, pursuit, share
+        cdef uint64_t filled
+        cdef int colors[NSTARS]
+        cdef int stock[NC]
+        cdef int i, total = 0
+        if s.kind == OVER:
+            return v
+        if s.owed and s.player == p:
+            v += s.owed * W_BONUS_TILE
+        self._hand_and_board(p, &base, &pursuit, &filled, colors, stock)
+        if pursuit:
+            for i in range(self.r.nsrc * NC):
+                total += s.sources[i]
+            share = total / <double>(self.r.factories * TILES_PER_FACTORY)
+            v += W_PURSUIT * share * pursuit
+        if W_PLAN:
+            v += W_PLAN * self._star_plan(p, filled, colors, stock)
+        return v + base
+
+    cdef void _hand_and_board(
+        self, int p, double* base, double* pursuit, uint64_t* filled_out, int* colors, int* stock
+    ) noexcept nogil:
+        cdef S* s = &self.s
+        cdef int hand[NC]
+        cdef int kept[NC]
+        cdef int none[NC]
+        cdef int c, any_hand = 0, left = 0, keep, wild = WILD_BY_ROUND[s.round]
+        cdef int last = s.round == ROUNDS
+        cdef uint64_t filled = s.filled[p]
+        cdef double v = 0.0, gained
+        pursuit[0] = 0.0
+        for c in range(NC):
+            hand[c], kept[c], none[c] = s.hands[p * NC + c], s.kept[p * NC + c], 0
+            any_hand |= hand[c]
+        for c in range(NSTARS):
+            colors[c] = s.colors[p * NSTARS + c]
+        if not s.passed >> p & 1 and any_hand:
+            gained = self._plan(hand, &filled, colors, wild)
+            v += gained
+            if s.kind == ACQUIRE and not last:
+                pursuit[0] = self._pursuit(hand, filled, colors, wild)
+        for c in range(NC):
+            left += hand[c] + kept[c]
+            stock[c] = hand[c] + kept[c]
+        if last:
+            v -= left
+        else:
+            keep = min(left, CORNER_SPACES)
+            v += W_KEEP * keep - (left - keep)
+            if s.kind != ACQUIRE and 0 < left <= CORNER_SPACES:
+                v += W_PURSUIT_KEEP * self._pursuit(stock, filled, colors, WILD_BY_ROUND[s.round + 1])
+        if last:  # what the plan leaves in round 6 is lost (rules 5.9): it fits no target
+            v += W_COMMIT * self._commitment(filled, colors, none)
+        else:
+            v += W_COMMIT * self._commitment(filled, colors, stock)
+        base[0] = v + self._board(filled, colors)
+        filled_out[0] = filled
+
+    cdef inline double _star_weight(self) noexcept nogil:
+        return W_STAR_EARLY + W_STAR_LATE * self.s.round / ROUNDS
+
+    cdef double _star_value(self, int star, int present, int k, double weight) noexcept nogil:
+        cdef double bonus
+        if not k:
+            return 0.0
+        if self.r.grey and k < 2:
+            bonus = (AVERAGE_STAR + 12) / 2
+        else:
+            bonus = star_bonus(self.r.grey, star, present)
+        return bonus if k == 6 else bonus * SQUARES[k] * weight
+
+    cdef double _board(self, uint64_t filled, int* colors) noexcept nogil:
+        cdef double weight = self._star_weight(), v = 0.0
+        cdef int star, i
+        cdef uint64_t missing
+        for star in range(NSTARS):
+            v += self._star_value(star, colors[star], POPCOUNT[(filled >> (star * 6)) & 63], weight)
+        for i in range(self.r.nnumbers):
+            v += self.r.number_value[i][popcount64(filled & self.r.number_mask[i])]
+        for i in range(18):
+            missing = STRUCTURE_MASK[i] & ~filled
+            if missing and not missing & (missing - 1):
+                v += W_STRUCTURE * STRUCTURE_REWARD[i]
+        return v
+
+    cdef int _options(
+        self, int* hand, uint64_t filled, int* colors, int wild, int payable, double* gain_out,
+        double* share_out, int* where
+    ) noexcept nogil:
+        """The placements the plan weighs (``evaluation._options``), in its order: gain and
+        share, and in ``where`` star * 6 + i, colour and cost (3 ints each)."""
+        cdef double weight = self._star_weight(), before, progress, gain
+        cdef double spend = 0.0 if self.s.round == ROUNDS else W_SPEND
+        cdef int hw = hand[wild], star, ring, k, present, allowed, c, hc, i, sp, n, have, j
+        cdef int count = 0
+        cdef uint64_t now
+        for star in range(NSTARS):
+            ring = (filled >> (star * 6)) & 63
+            if ring == 63:
+                continue
+            k = POPCOUNT[ring]
+            present = colors[star]
+            before = self._star_value(star, present, k, weight)
+            allowed = allowed_colors(self.r.grey, star, present, k)
+            for c in range(NC):
+                if not allowed >> c & 1:
+                    continue
+                hc = hand[c]
+                if not hc:
+                    continue
+                progress = self._star_value(star, present | 1 << c, k + 1, weight) - before
+                for i in range(6):
+                    if ring >> i & 1:
+                        continue
+                    sp = star * 6 + i
+                    n = self.r.cost[sp]
+                    have = hc if c == wild else hc + (hw if hw < n else n - 1)
+                    if (have >= n) != payable:
+                        continue
+                    gain = RUN[ring | 1 << i][i] + progress - spend * n
+                    if self.r.gain_mask[n]:
+                        gain += self.r.gain[n][popcount64(filled & self.r.gain_mask[n])]
+                    now = filled | ((<uint64_t>1) << sp)
+                    for j in range(NSTRUCT[sp]):
+                        if now & STRUCT_MASK[sp][j] == STRUCT_MASK[sp][j]:
+                            gain += STRUCT_REWARD[sp][j] * W_BONUS_TILE
+                    gain_out[count] = gain
+                    share_out[count] = have / <double>n
+                    where[3 * count], where[3 * count + 1], where[3 * count + 2] = sp, c, n
+                    count += 1
+        return count
+
+    cdef double _plan(self, int* hand, uint64_t* filled, int* colors, int wild) noexcept nogil:
+        cdef double gains[256]
+        cdef double shares[256]
+        cdef int where[768]
+        cdef double gained = 0.0, best_gain
+        cdef int n, i, best, sp, c, cost, star, paid, j
+        while True:
+            n = self._options(hand, filled[0], colors, wild, 1, gains, shares, where)
+            best, best_gain = -1, 0.0
+            for i in range(n):
+                if gains[i] > best_gain:
+                    best, best_gain = i, gains[i]
+            if best < 0:
+                return gained
+            sp, c, cost = where[3 * best], where[3 * best + 1], where[3 * best + 2]
+            star = sp // 6
+            filled[0] |= (<uint64_t>1) << sp
+            colors[star] |= 1 << c
+            gained += RUN[(filled[0] >> (star * 6)) & 63][sp % 6]
+            for j in range(NSTRUCT[sp]):
+                if filled[0] & STRUCT_MASK[sp][j] == STRUCT_MASK[sp][j]:
+                    gained += STRUCT_REWARD[sp][j] * W_BONUS_TILE
+            paid = min(hand[c], cost)
+            hand[c] -= paid
+            hand[wild] -= cost - paid
+
+    cdef double _pursuit(self, int* hand, uint64_t filled, int* colors, int wild) noexcept nogil:
+        cdef double gains[256]
+        cdef double shares[256]
+        cdef int where[768]
+        cdef double best[NC]
+        cdef double value, total = 0.0
+        cdef int n, i, c
+        for c in range(NC):
+            best[c] = 0.0
+        n = self._options(hand, filled, colors, wild, 0, gains, shares, where)
+        for i in range(n):
+            c = where[3 * i + 1]
+            if c != wild:
+                value = gains[i] * shares[i] * shares[i]
+                if value > best[c]:
+                    best[c] = value
+        for c in range(NC):
+            total += best[c]
+        return total
+
+    cdef double _commitment(self, uint64_t filled, int* colors, int* stock) noexcept nogil:
+        """``commitment.commitment`` with one target."""
+        cdef int grey = self.r.grey, star, ring, k, present, bonus, allowed, single, fit, c
+        cdef int need, i, found = 0
+        cdef double v = 0.0, claim, best_claim = 0.0, best_value = 0.0
+        for star in range(NSTARS):
+            if (filled >> (star * 6)) & 63 == 63:
+                v += W_PROGRESS * star_bonus(grey, star, colors[star])
+        for star in range(NSTARS):
+            ring = (filled >> (star * 6)) & 63
+            if ring == 63:
+                continue
+            k = POPCOUNT[ring]
+            present = colors[star]
+            bonus = star_bonus(grey, star, present)
+            allowed = allowed_colors(grey, star, present, k)
+            single = POPCOUNT[allowed] == 1 or (grey and k < 2)
+            fit = 0
+            for c in range(NC):
+                if allowed >> c & 1:
+                    if single:
+                        fit = max(fit, stock[c])
+                    elif stock[c]:
+                        fit += 1
+            claim = W_CLAIM_TILE * k + fit + bonus / 20.0
+            if single and POPCOUNT[allowed] == 1:
+                for c in range(NC):
+                    if allowed >> c & 1 and WILD_ROUND[c] < self.s.round:
+                        claim += W_CLAIM_PAST
+            if not found or claim > best_claim:
+                need = 0
+                for i in range(6):
+                    if not ring >> i & 1:
+                        need += self.r.cost[star * 6 + i]
+                best_claim = claim
+                best_value = W_PROGRESS * bonus * k / 6 + W_FIT * min(fit, need)
+                found = 1
+        return v + best_value if found else v
+
+    cdef double _star_plan(self, int p, uint64_t filled, int* colors, int* stock) noexcept nogil:
+        """``evaluation.star_plan``."""
+        cdef S* s = &self.s
+        cdef int grey = self.r.grey, rnd = s.round, wild = WILD_BY_ROUND[s.round]
+        cdef int star, ring, k, present, need, c, have, q, held, theirs, i, total = 0
+        cdef double now = 0.0, v = 0.0, gather, rival, left, chance, worth
+        if s.kind == ACQUIRE:
+            for i in range(self.r.nsrc * NC):
+                total += s.sources[i]
+            now = GATHER * total / (self.r.factories * TILES_PER_FACTORY)
+        for star in range(NSTARS):
+            ring = (filled >> (star * 6)) & 63
+            k = POPCOUNT[ring]
+            if not k or k == 6:
+                continue
+            present = colors[star]
+            need = self.r.need[star * 64 + ring]
+            if (star and not grey) or (grey and POPCOUNT[present] == 1):
+                c = 0
+                while not present >> c & 1:
+                    c += 1
+                have = stock[c]
+                gather = FUTURE[rnd][c] + (now if c != wild else now * WILD_SHARE)
+                rival = 0.0
+                left = <double>(TILES_PER_COLOR - have)
+                for q in range(self.r.players):
+                    if q == p:
+                        continue
+                    held = s.hands[q * NC + c] + s.kept[q * NC + c]
+                    rival += held
+                    left -= held
+                    if not grey:
+                        theirs = POPCOUNT[(s.filled[q] >> STAR_OF[c]) & 63]
+                        left -= theirs + (s.colors[q * NSTARS] >> c & 1)
+                        if 0 < theirs < 6:
+                            rival += RIVAL_STAR
+                if not grey:
+                    left -= k + (colors[0] >> c & 1)
+                if rival:
+                    gather /= 1.0 + RIVAL * rival
+                if gather > left:
+                    gather = left if left > 0.0 else 0.0
+            else:
+                have = 0
+                for c in range(NC):
+                    if allowed_colors(grey, star, present, k) >> c & 1:
+                        have += stock[c]
+                gather = GATHER * (ROUNDS - rnd) + now
+            chance = (have + gather) / need
+            worth = SIXTHS[k] * star_bonus(grey, star, present)
+            v += worth if chance >= 1.0 else worth * chance * chance
+        return v
+
+    cdef void _returns(self, double* out) noexcept nogil:
+        """``State.returns``: the best score wins, ties shared."""
+        cdef int p, n = self.r.players, k = 0, best = self.s.points[0]
+        for p in range(n):
+            best = max(best, self.s.points[p])
+        for p in range(n):
+            k += self.s.points[p] == best
+        for p in range(n):
+            out[p] = 0.0 if k == n else (1.0 / k if self.s.points[p] == best else -1.0 / (n - k))
+
+    cdef void _step(self, int action) noexcept nogil:
+        """A legal move in a search (no history kept), its draws made."""
+        self._move(action)
+        if self.s.dhead < self.s.dtail and not self.r.explicit:
+            self._draw_all()
+
     # ---------------------------------------------------------------- playouts
     def advance(self, int seat, uint64_t seed):
         """Play chance and uniformly random opponents until ``seat`` decides or the game ends,
@@ -938,3 +1307,6 @@ cdef class Core:
             n = self._legal(legal)
         for i in range(n):
             out[legal[i]] = 1
+
+
+include "../core/_search.pxi"
