@@ -145,3 +145,31 @@ def _check_playout(step: int, start: Any, Core: Any, seed: int) -> None:
     for action in native.history()[len(start.history()) :]:
         python.apply_action(action)
     _same(step, "playout", _position(python), _position(native.to_state()))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m azul.native``: a longer differential run than the test suite's."""
+    import argparse
+    import time
+
+    import azul
+
+    parser = argparse.ArgumentParser(
+        prog="python -m azul.native", description="compare the compiled cores with the engines"
+    )
+    parser.add_argument("--game", choices=CORES, action="append", help="default: every game")
+    parser.add_argument("--steps", type=int, default=1_000_000, help="steps per rule set")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    rule_sets: list[dict[str, Any]] = [{}, {"players": 3}, {"players": 4}]
+    rule_sets.append({"explicit_chance": True})
+    for name in args.game or CORES:
+        for options in rule_sets:
+            start = time.perf_counter()
+            steps, games = differential(azul.load_game(name, **options), args.steps, args.seed)
+            seconds = time.perf_counter() - start
+            print(f"{name} {options}: {steps} steps, {games} games, the same ({seconds:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -216,3 +216,9 @@ def test_cores_and_their_games_pickle(name):
     assert again.to_state().to_json() == state.to_state().to_json()
     copied = pickle.loads(pickle.dumps(game))  # its cached tables are made again
     assert CORES[name].new(copied, 2).legal_actions() == CORES[name].new(game, 2).legal_actions()
+
+
+def test_the_longer_run_is_one_command(capsys):
+    native.main(["--game", "pavilion", "--steps", "200"])
+    out = capsys.readouterr().out
+    assert out.count("the same") == 4 and "pavilion {'players': 4}" in out
