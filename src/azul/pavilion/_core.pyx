@@ -8,20 +8,13 @@ step by step. A ``Core`` is made from a ``PavilionState`` and turns back into on
 stays in Python.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove
 
 from azul.core.errors import AzulError, IllegalMoveError
 from azul.pavilion import commitment, data, evaluation, tables
 
-cdef extern from *:
-    """
-    static inline unsigned long long azul_pv_mul_hi(unsigned long long a, unsigned long long b) {
-        return (unsigned long long)(((unsigned __int128)a * b) >> 64);
-    }
-    """
-    uint64_t mul_hi "azul_pv_mul_hi"(uint64_t a, uint64_t b) nogil
+include "../core/_common.pxi"
 
 cdef enum:
     NC = 6
@@ -141,34 +134,6 @@ def _evaluation_tables():
 
 _tables()
 _evaluation_tables()
-
-cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
-
-
-cdef inline uint64_t next_below(uint64_t* rng, uint64_t n) noexcept nogil:
-    """SplitMix64 as ``azul.core.rng.next_below``: advance the state, return x < n."""
-    rng[0] += GOLDEN
-    cdef uint64_t z = rng[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    z ^= z >> 31
-    return mul_hi(z, n)
-
-
-cdef inline int popcount64(uint64_t m) noexcept nogil:
-    cdef int n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
-cdef inline int deduct(int score, int n, int has_floor, int floor) noexcept nogil:
-    """``azul.core.scoring.deduct``: ``score - n``, stopping at the floor if there is one."""
-    if not has_floor or n <= 0:
-        return score - n
-    return min(score, max(floor, score - n))
-
 
 cdef inline int allowed_colors(int grey, int star, int present, int count) noexcept nogil:
     """As ``azul.pavilion.state.allowed_colors`` (rules 5.3, 9.1)."""

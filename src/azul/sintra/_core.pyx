@@ -7,20 +7,13 @@ step by step. A ``Core`` is made from a ``SintraState`` and turns back into one 
 so everything else (notation, JSON positions, drawings) stays in Python.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.math cimport pow
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 from azul.core.errors import AzulError, IllegalMoveError
 
-cdef extern from *:
-    """
-    static inline unsigned long long azul_mul_hi(unsigned long long a, unsigned long long b) {
-        return (unsigned long long)(((unsigned __int128)a * b) >> 64);
-    }
-    """
-    uint64_t mul_hi "azul_mul_hi"(uint64_t a, uint64_t b) nogil
+include "../core/_common.pxi"
 
 cdef enum:
     NC = 5
@@ -61,19 +54,6 @@ cdef int ORNAMENT_BONUS[5]
 ORNAMENT_BONUS[:] = [0, 0, 3, 6, 10]  # by frames filled (rules 5.2)
 cdef double ORNAMENT_POTENTIAL[5]
 ORNAMENT_POTENTIAL[:] = [0.0, 1.0, 3.0, 6.0, 10.0]  # as azul.sintra.evaluation
-
-cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
-
-
-cdef inline uint64_t next_below(uint64_t* rng, uint64_t n) noexcept nogil:
-    """SplitMix64 as ``azul.core.rng.next_below``: advance the state, return x < n."""
-    rng[0] += GOLDEN
-    cdef uint64_t z = rng[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    z ^= z >> 31
-    return mul_hi(z, n)
-
 
 cdef class Rules:
     """The fixed facts of one SintraGame (its options and printed components), as C arrays."""
@@ -165,17 +145,6 @@ cdef struct S:
     uint64_t rng
     int32_t drawn
     Final final[MAXP]
-
-
-cdef inline int popcount5(int m) noexcept nogil:
-    return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1) + (m >> 4 & 1)
-
-
-cdef inline int deduct(int score, int n, int has_floor, int floor) noexcept nogil:
-    """``azul.core.scoring.deduct``: ``score - n``, stopping at the floor if there is one."""
-    if not has_floor or n <= 0:
-        return score - n
-    return min(score, max(floor, score - n))
 
 
 cdef class Core:
@@ -969,12 +938,12 @@ cdef class Core:
                 occupied_right += self.r.window_values[slot]
             if s.strips[i] < 0:
                 continue
-            filled = popcount5(s.fills[i])
+            filled = popcount64(s.fills[i])
             if filled:
                 pay = self.r.window_values[slot] + occupied_right
                 v += pay * pow(filled / 5.0, 2.0) * 0.8
         for slot in range(SLOTS):
-            on_strips += popcount5(s.fills[p * SLOTS + slot])
+            on_strips += popcount64(s.fills[p * SLOTS + slot])
         v += on_strips / 3.0 * 0.5
         if self.r.side_a:
             for k in range(4):
