@@ -222,3 +222,32 @@ def test_the_longer_run_is_one_command(capsys):
     native.main(["--game", "pavilion", "--steps", "200"])
     out = capsys.readouterr().out
     assert out.count("the same") == 4 and "pavilion {'players': 4}" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("sintra", {}),
+        ("sintra", {"players": 3, "side": "B"}),
+        ("pavilion", {}),
+        ("pavilion", {"players": 3, "board": "grey", "round6_leftovers": "at_pass"}),
+    ],
+)
+def test_the_compiled_evaluation_gives_the_same_floats(name, options):
+    import random
+
+    game = azul.load_game(name, **options)
+    python = game.strategy().evaluate_leaf
+    rng = random.Random(2)
+    compared = 0
+    for seed in range(8):
+        state = CORES[name].new(game, seed)
+        while True:
+            position = state.to_state()
+            for seat in range(game.num_players()):
+                assert state.evaluate(seat) == python(position, seat)
+                compared += 1
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 1_000

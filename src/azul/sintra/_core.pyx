@@ -714,25 +714,10 @@ cdef class Core:
             bonus = 0
             if self.r.side_a:
                 for k in range(4):
-                    filled = 0
-                    for count in range(4):
-                        if s.windows[p * WF + self.r.ornaments[k][count]] >= 0:
-                            filled += 1
-                    bonus += ORNAMENT_BONUS[filled]
+                    bonus += ORNAMENT_BONUS[self._ornament_frames(p, k)]
             else:
-                complete = 0
-                for k in range(SLOTS):
-                    if s.windows[p * WF + 2 * k + 1] >= 0:
-                        complete += 1
-                best = 0
-                for k in range(NC):
-                    count = 0
-                    for filled in range(WF):
-                        if s.windows[p * WF + filled] == k:
-                            count += 1
-                    best = max(best, count)
-                f.complete, f.best = complete, best
-                bonus = complete * best
+                f.complete, f.best = self._complete_windows(p), self._best_color(p)
+                bonus = f.complete * f.best
             f.bonus = bonus
             s.points[p] = score + bonus
         s.over_scored = 1
@@ -947,25 +932,38 @@ cdef class Core:
         v += on_strips / 3.0 * 0.5
         if self.r.side_a:
             for k in range(4):
-                count = 0
-                for j in range(4):
-                    if s.windows[p * WF + self.r.ornaments[k][j]] >= 0:
-                        count += 1
+                count = self._ornament_frames(p, k)
                 v += ORNAMENT_BONUS[count] * 0.5 + ORNAMENT_POTENTIAL[count] * 0.5
         else:
-            complete = 0
-            for k in range(SLOTS):
-                if s.windows[p * WF + 2 * k + 1] >= 0:
-                    complete += 1
-            best = 0
-            for k in range(NC):
-                count = 0
-                for j in range(WF):
-                    if s.windows[p * WF + j] == k:
-                        count += 1
-                best = max(best, count)
-            v += (complete + 0.5) * (best + 0.5) * 0.8
+            v += (self._complete_windows(p) + 0.5) * (self._best_color(p) + 0.5) * 0.8
         return v
+
+    cdef int _ornament_frames(self, int p, int k) noexcept nogil:
+        """The frames of ornament ``k`` that hold a piece (rules 5.2, side A)."""
+        cdef int j, count = 0
+        for j in range(4):
+            if self.s.windows[p * WF + self.r.ornaments[k][j]] >= 0:
+                count += 1
+        return count
+
+    cdef int _complete_windows(self, int p) noexcept nogil:
+        """Windows with both frames filled (side B)."""
+        cdef int k, count = 0
+        for k in range(SLOTS):
+            if self.s.windows[p * WF + 2 * k + 1] >= 0:
+                count += 1
+        return count
+
+    cdef int _best_color(self, int p) noexcept nogil:
+        """The most frames of one colour (side B)."""
+        cdef int c, j, count, best = 0
+        for c in range(NC):
+            count = 0
+            for j in range(WF):
+                if self.s.windows[p * WF + j] == c:
+                    count += 1
+            best = max(best, count)
+        return best
 
     cdef void _returns(self, double* out) noexcept nogil:
         """``State.returns`` with Sintra's winners (score, then fewest points lost)."""
