@@ -1,5 +1,5 @@
 """Bots that play any game on the API: random, greedy, heuristic, builder (a game's star-building
-style) and MCTS.
+style), MCTS and, with numpy, ``policy`` (a small trained network, ``azul.interop.learn``).
 
 >>> bot = azul.bots.make("mcts", iterations=2000, seed=1)
 >>> action = bot.choose(state, Limit(time=0.5))
@@ -31,13 +31,23 @@ def hints(state: State, seed: int = 0, count: int = 3) -> list[Candidate]:
 
 def make(name: str, **options: Any) -> Bot:
     """A bot by name with its options, e.g. ``make("greedy", seed=1)``."""
+    if name == "policy":  # needs numpy (the research extra)
+        from azul.interop.learn import PolicyBot
+
+        return _construct(PolicyBot, options)
     cls = BOTS.get(name)
     if cls is None:
-        raise OptionError(f"unknown bot {name!r}: known bots are {', '.join(sorted(BOTS))}")
+        raise OptionError(
+            f"unknown bot {name!r}: known bots are {', '.join(sorted([*BOTS, 'policy']))}"
+        )
+    return _construct(cls, options)
+
+
+def _construct(cls: type[Bot], options: dict[str, Any]) -> Bot:
     try:
         return cls(**options)
     except TypeError as e:
-        raise OptionError(f"bot {name!r}: {e}") from None
+        raise OptionError(f"bot {cls.name!r}: {e}") from None
 
 
 __all__ = ["BOTS", "Bot", "Candidate", "Limit", "hints", "make"]
