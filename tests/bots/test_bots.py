@@ -92,7 +92,7 @@ def test_mcts_honours_its_time_limit():
 def test_mcts_iterations_and_tree_reuse():
     game = azul.load_game("pavilion", first_player=0)
     state = game.new_initial_state(3)
-    bot = MCTSBot(seed=2, iterations=200)
+    bot = MCTSBot(seed=2, iterations=200, native=False)  # the Python tree (tests/native: C's)
     cands = bot.analyse(state)
     assert sum(c.visits for c in cands) == 200
     action = cands[0].action
