@@ -8,8 +8,7 @@ step by step. A ``Core`` is made from a ``PavilionState`` and turns back into on
 stays in Python.
 """
 
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memmove
+from libc.string cimport memmove
 
 from azul.core.errors import AzulError, IllegalMoveError
 from azul.pavilion import commitment, data, evaluation, tables
@@ -271,11 +270,10 @@ cdef class Core:
 
     cdef Rules r
     cdef S s
-    cdef int16_t* hist
-    cdef int nhist, cap
+    cdef Hist hist
 
     def __dealloc__(self):
-        free(self.hist)
+        free(self.hist.actions)
 
     # ---------------------------------------------------------------- to and from Python
     @staticmethod
@@ -303,17 +301,10 @@ cdef class Core:
         for i in range(SUPPLY_SPACES):
             c._deal(TO_SUPPLY)
         c._deal_factories()
-        c._alloc_hist(64)
+        hist_alloc(&c.hist, 64)
         if not r.explicit:
             c._draw_all()
         return c
-
-    cdef int _alloc_hist(self, int cap) except -1:
-        self.cap = cap
-        self.hist = <int16_t*>malloc(cap * sizeof(int16_t))
-        if self.hist == NULL:
-            raise MemoryError()
-        return 0
 
     @staticmethod
     def from_state(state):
@@ -349,10 +340,7 @@ cdef class Core:
         if state.final is not None:
             for i, lines in enumerate(state.final):
                 c._final_from_lines(i, lines)
-        c._alloc_hist(max(64, 2 * len(state.hist)))
-        c.nhist = len(state.hist)
-        for i, a in enumerate(state.hist):
-            c.hist[i] = a
+        hist_from(&c.hist, state.hist)
         return c
 
     cdef _final_from_lines(self, int p, lines):
@@ -397,7 +385,7 @@ cdef class Core:
         state.passed, state.round, state.kind, state.owed = s.passed, s.round, s.kind, s.owed
         state.token, state.start, state.player = s.token, s.start, s.player
         state.deals = [s.deals[i] for i in range(s.dhead, s.dtail)]
-        state.hist = [self.hist[i] for i in range(self.nhist)]
+        state.hist = hist_list(&self.hist)
         state._rng = s.rng
         state.drawn = s.drawn
         state.final = self._final_lines() if s.over_scored else None
@@ -424,9 +412,7 @@ cdef class Core:
         cdef Core c = Core.__new__(Core)
         c.r = self.r
         c.s = self.s
-        c._alloc_hist(self.cap)
-        memcpy(c.hist, self.hist, self.nhist * sizeof(int16_t))
-        c.nhist = self.nhist
+        hist_copy(&c.hist, &self.hist)
         return c
 
     def __copy__(self):
@@ -456,7 +442,7 @@ cdef class Core:
         return [self.s.points[i] for i in range(self.r.players)]
 
     def history(self):
-        return [self.hist[i] for i in range(self.nhist)]
+        return hist_list(&self.hist)
 
     def draws(self):
         return self.s.drawn
@@ -609,23 +595,12 @@ cdef class Core:
             self._move(action)
             if s.dhead < s.dtail and not self.r.explicit:
                 self._draw_all()
-        self._push(action)
+        hist_push(&self.hist, action)
 
     cdef _explain(self, int action):
         """Raise the reference engine's error for an illegal action."""
         self.to_state().apply_action(action)
         raise IllegalMoveError(f"action {action} is not legal here")  # pragma: no cover
-
-    cdef int _push(self, int action) except -1:
-        cdef int16_t* grown
-        if self.nhist == self.cap:
-            grown = <int16_t*>realloc(self.hist, 2 * self.cap * sizeof(int16_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.hist, self.cap = grown, 2 * self.cap
-        self.hist[self.nhist] = action
-        self.nhist += 1
-        return 0
 
     cdef void _move(self, int action) noexcept nogil:
         """A legal player's action (``_move`` of the reference, without the checks)."""
@@ -864,18 +839,6 @@ cdef class Core:
         s.dhead += 1
         self._recycle()
 
-    cdef int _weighted(self, uint64_t* rng) noexcept nogil:
-        """A colour drawn from the bag, as ``azul.core.rng.next_weighted``."""
-        cdef int total = 0, i, r
-        for i in range(NC):
-            total += self.s.bag[i]
-        r = next_below(rng, total)
-        i = 0
-        while r >= self.s.bag[i]:
-            r -= self.s.bag[i]
-            i += 1
-        return i
-
     cdef void _draw_all(self) noexcept nogil:
         cdef S* s = &self.s
         cdef int x
@@ -883,7 +846,7 @@ cdef class Core:
             if s.deals[s.dhead] == FIRST_PLAYER:
                 x = next_below(&s.rng, self.r.players)
             else:
-                x = self._weighted(&s.rng)
+                x = next_weighted(&s.rng, s.bag, NC)
             self._apply_chance(x)
             s.drawn += 1
 
@@ -1197,7 +1160,7 @@ cdef class Core:
                 if s.deals[s.dhead] == FIRST_PLAYER:
                     a = next_below(&rng, self.r.players)
                 else:
-                    a = self._weighted(&rng)
+                    a = next_weighted(&rng, s.bag, NC)
                 self._apply_chance(a)
                 s.drawn += 1
             elif s.player == seat:
@@ -1208,15 +1171,15 @@ cdef class Core:
                 self._move(a)
                 if s.dhead < s.dtail and not self.r.explicit:
                     self._draw_all()
-            self._push(a)
+            hist_push(&self.hist, a)
         return rng
 
     def playout(self, uint64_t seed):
         """Play uniformly random legal actions to the end (explicit draws by their
         probabilities), all in C, from a generator seeded with ``seed``. Returns the steps."""
-        before = self.nhist
+        before = self.hist.n
         self.advance(-1, seed)
-        return self.nhist - before
+        return self.hist.n - before
 
     def observe(self, int seat, float[::1] out):
         """Write the observation of ``azul.pavilion.observation.observe`` seen by ``seat``

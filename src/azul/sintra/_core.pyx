@@ -8,8 +8,6 @@ so everything else (notation, JSON positions, drawings) stays in Python.
 """
 
 from libc.math cimport pow
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
 
 from azul.core.errors import AzulError, IllegalMoveError
 
@@ -152,11 +150,10 @@ cdef class Core:
 
     cdef Rules r
     cdef S s
-    cdef int16_t* hist
-    cdef int nhist, cap
+    cdef Hist hist
 
     def __dealloc__(self):
-        free(self.hist)
+        free(self.hist.actions)
 
     # ---------------------------------------------------------------- to and from Python
     @staticmethod
@@ -194,10 +191,7 @@ cdef class Core:
             c._deal(ORDER, i, 0)
         c._deal(INDICATOR, 0, 0)
         c._deal_factories()
-        c.cap = 64
-        c.hist = <int16_t*>malloc(c.cap * sizeof(int16_t))
-        if c.hist == NULL:
-            raise MemoryError()
+        hist_alloc(&c.hist, 64)
         if not r.explicit:
             c._draw_all()
         return c
@@ -254,13 +248,7 @@ cdef class Core:
         if state.final is not None:
             for i, lines in enumerate(state.final):
                 c._final_from_lines(i, lines)
-        c.cap = max(64, 2 * len(state.hist))
-        c.hist = <int16_t*>malloc(c.cap * sizeof(int16_t))
-        if c.hist == NULL:
-            raise MemoryError()
-        c.nhist = len(state.hist)
-        for i, a in enumerate(state.hist):
-            c.hist[i] = a
+        hist_from(&c.hist, state.hist)
         return c
 
     cdef _final_from_lines(self, int p, lines):
@@ -299,7 +287,7 @@ cdef class Core:
         state.deals = [
             (s.deal_kind[i], s.deal_a[i], s.deal_b[i]) for i in range(s.dhead, s.dtail)
         ]
-        state.hist = [self.hist[i] for i in range(self.nhist)]
+        state.hist = hist_list(&self.hist)
         state.round, state.kind, state.keep_slot = s.round, s.kind, s.keep_slot
         state.tile, state.start, state.player = s.tile, s.start, s.player
         state._rng = s.rng
@@ -328,12 +316,7 @@ cdef class Core:
         cdef Core c = Core.__new__(Core)
         c.r = self.r
         c.s = self.s
-        c.cap = self.cap
-        c.hist = <int16_t*>malloc(self.cap * sizeof(int16_t))
-        if c.hist == NULL:
-            raise MemoryError()
-        memcpy(c.hist, self.hist, self.nhist * sizeof(int16_t))
-        c.nhist = self.nhist
+        hist_copy(&c.hist, &self.hist)
         return c
 
     def __copy__(self):
@@ -363,7 +346,7 @@ cdef class Core:
         return [self.s.points[i] for i in range(self.r.players)]
 
     def history(self):
-        return [self.hist[i] for i in range(self.nhist)]
+        return hist_list(&self.hist)
 
     def draws(self):
         return self.s.drawn
@@ -514,12 +497,12 @@ cdef class Core:
                 raise IllegalMoveError(f"{action} is not an outcome of this draw")
             self._apply_chance(action)
             s.drawn += 1
-            self._push(action)
+            hist_push(&self.hist, action)
             return
         if not self._is_legal(action):
             self._explain(action)
         self._move(action)
-        self._push(action)
+        hist_push(&self.hist, action)
         if s.dhead < s.dtail and not self.r.explicit:
             self._draw_all()
 
@@ -555,17 +538,6 @@ cdef class Core:
         """Raise the reference engine's error for an illegal action."""
         self.to_state().apply_action(action)
         raise IllegalMoveError(f"action {action} is not legal here")  # pragma: no cover
-
-    cdef int _push(self, int action) except -1:
-        cdef int16_t* grown
-        if self.nhist == self.cap:
-            grown = <int16_t*>realloc(self.hist, 2 * self.cap * sizeof(int16_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.hist, self.cap = grown, 2 * self.cap
-        self.hist[self.nhist] = action
-        self.nhist += 1
-        return 0
 
     cdef void _move(self, int action) noexcept nogil:
         """A legal player's action (``_move`` of the reference, without the checks)."""
@@ -766,18 +738,6 @@ cdef class Core:
                 s.sources[a * NC + outcome] += 1
         self._recycle()
 
-    cdef int _weighted(self, uint64_t* rng) noexcept nogil:
-        """A colour drawn from the bag, as ``azul.core.rng.next_weighted``."""
-        cdef int total = 0, i = 0, r
-        for i in range(NC):
-            total += self.s.bag[i]
-        r = next_below(rng, total)
-        i = 0
-        while r >= self.s.bag[i]:
-            r -= self.s.bag[i]
-            i += 1
-        return i
-
     cdef void _draw_all(self) noexcept nogil:
         cdef S* s = &self.s
         cdef int out[MAXLEGAL]
@@ -785,7 +745,7 @@ cdef class Core:
         while s.dhead < s.dtail:
             kind = s.deal_kind[s.dhead]
             if kind == INDICATOR or kind == FACTORY:
-                x = self._weighted(&s.rng)
+                x = next_weighted(&s.rng, s.bag, NC)
             else:
                 n = self._outcomes(out)
                 x = out[next_below(&s.rng, n)]
@@ -884,7 +844,7 @@ cdef class Core:
             if s.dhead < s.dtail:
                 kind = s.deal_kind[s.dhead]
                 if kind == INDICATOR or kind == FACTORY:
-                    a = self._weighted(&rng)
+                    a = next_weighted(&rng, s.bag, NC)
                 else:
                     n = self._outcomes(out)
                     a = out[next_below(&rng, n)]
@@ -898,7 +858,7 @@ cdef class Core:
                 self._move(a)
                 if s.dhead < s.dtail and not self.r.explicit:
                     self._draw_all()
-            self._push(a)
+            hist_push(&self.hist, a)
         return rng
 
     # ---------------------------------------------------------------- evaluation
@@ -991,9 +951,9 @@ cdef class Core:
     def playout(self, uint64_t seed):
         """Play uniformly random legal actions to the end (explicit draws by their
         probabilities), all in C, from a generator seeded with ``seed``. Returns the steps."""
-        before = self.nhist
+        before = self.hist.n
         self.advance(-1, seed)
-        return self.nhist - before
+        return self.hist.n - before
 
     def returns(self):
         """As ``SintraState.returns`` (read at the end of a game, so through Python)."""
