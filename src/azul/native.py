@@ -28,11 +28,16 @@ PURE = "AZUL_PURE_PYTHON"  # set to 1: never use a compiled core
 CORES = ("pavilion", "sintra")  # the games with a compiled core
 
 
+def pure() -> bool:
+    """Whether ``AZUL_PURE_PYTHON`` asks for the Python engines only."""
+    return os.environ.get(PURE, "") not in ("", "0")
+
+
 def missing(game: str) -> str:
     """Why ``core(game)`` is None, an English message to translate."""
     if game not in CORES:
         return N_("this game has no compiled core yet")
-    if os.environ.get(PURE, "") not in ("", "0"):
+    if pure():
         return N_("AZUL_PURE_PYTHON is set: the Python engine only")
     return N_("the compiled core is not built (it needs Cython and a C compiler at install)")
 
@@ -41,7 +46,7 @@ def module(game: str) -> Any:
     """The compiled core's module of ``game`` (a registered name): its ``Core`` class, and
     ``Tree`` and ``search`` for the MCTS bot; or None: not built, or ``AZUL_PURE_PYTHON`` is
     set."""
-    if os.environ.get(PURE, "") not in ("", "0") or game not in CORES:
+    if pure() or game not in CORES:
         return None
     try:
         return importlib.import_module(f"azul.{game}._core")
@@ -101,9 +106,8 @@ def differential(
             native.apply_action(action)
             done += 1
             _same(done, "position", _position(python), _position(native.to_state()))
-            if (
-                done % reload == 0 and not python.is_terminal()
-            ):  # (a read position has no breakdown)
+            # (a position read at the end would have no breakdown to compare)
+            if done % reload == 0 and not python.is_terminal():
                 native = Core.from_state(game.state_from_json(python.to_json()))
             if middle is None and rng.random() < 0.02:
                 middle = python.clone()

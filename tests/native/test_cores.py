@@ -1,14 +1,12 @@
 """The compiled cores against the Python engines, the reference (azul.native)."""
 
-import os
-
 import pytest
 
 import azul
 from azul import native
 from azul.core.errors import IllegalMoveError
 
-if os.environ.get(native.PURE, "") not in ("", "0"):
+if native.pure():
     pytest.skip("AZUL_PURE_PYTHON is set: the Python engines only", allow_module_level=True)
 
 CORES = {name: native.core(name) for name in native.CORES}

@@ -7,6 +7,7 @@ style), MCTS and, with numpy, ``policy`` (a small trained network, ``azul.intero
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from azul.bots.base import Bot, Candidate, Limit
@@ -21,6 +22,8 @@ from azul.core.errors import OptionError
 BOTS: dict[str, type[Bot]] = {
     cls.name: cls for cls in (RandomBot, GreedyBot, HeuristicBot, BuilderBot, MCTSBot)
 }
+LATER: dict[str, str] = {"policy": "azul.interop.learn:PolicyBot"}
+"""Bots imported when first made (they need an extra: ``policy`` needs numpy)."""
 
 
 def hints(state: State, seed: int = 0, count: int = 3) -> list[Candidate]:
@@ -31,23 +34,17 @@ def hints(state: State, seed: int = 0, count: int = 3) -> list[Candidate]:
 
 def make(name: str, **options: Any) -> Bot:
     """A bot by name with its options, e.g. ``make("greedy", seed=1)``."""
-    if name == "policy":  # needs numpy (the research extra)
-        from azul.interop.learn import PolicyBot
-
-        return _construct(PolicyBot, options)
     cls = BOTS.get(name)
+    if cls is None and name in LATER:
+        module, _, attribute = LATER[name].partition(":")
+        cls = getattr(importlib.import_module(module), attribute)
     if cls is None:
-        raise OptionError(
-            f"unknown bot {name!r}: known bots are {', '.join(sorted([*BOTS, 'policy']))}"
-        )
-    return _construct(cls, options)
-
-
-def _construct(cls: type[Bot], options: dict[str, Any]) -> Bot:
+        known = ", ".join(sorted({*BOTS, *LATER}))
+        raise OptionError(f"unknown bot {name!r}: known bots are {known}")
     try:
         return cls(**options)
     except TypeError as e:
-        raise OptionError(f"bot {cls.name!r}: {e}") from None
+        raise OptionError(f"bot {name!r}: {e}") from None
 
 
 __all__ = ["BOTS", "Bot", "Candidate", "Limit", "hints", "make"]

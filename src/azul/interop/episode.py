@@ -88,16 +88,24 @@ class Episode:
     def reset(self) -> azul.State:
         s = self.settings
         game_seed = int(self.rng.integers(2**31))
-        self.state = s.game.new_initial_state(game_seed)
+        self.state = self._new_state(game_seed)
         n = s.game.info.num_players
         self.seat = int(self.rng.integers(n)) if s.seat is None else s.seat
         self.margin = 0.0
-        others = [q for q in range(n) if q != self.seat]
-        self.bots = {
-            q: spec.make(game_seed + q) for q, spec in zip(others, s.opponents, strict=True)
-        }
+        self._seat_opponents(game_seed)
         self._advance(self.state)
         return self.state
+
+    def _new_state(self, game_seed: int) -> Any:
+        return self.settings.game.new_initial_state(game_seed)
+
+    def _seat_opponents(self, game_seed: int) -> None:
+        """The bots in the seats other than the agent's, each seeded from the game's seed."""
+        others = [q for q in range(self.settings.game.info.num_players) if q != self.seat]
+        self.bots = {
+            q: spec.make(game_seed + q)
+            for q, spec in zip(others, self.settings.opponents, strict=True)
+        }
 
     def _advance(self, state: azul.State) -> None:
         """Play chance and the bots until the agent decides or the game ends."""
@@ -146,16 +154,11 @@ class NativeEpisode(Episode):
         self.core = core
         self.side = 0  # the seed of the opponents' and chance's generator in C
 
-    def reset(self) -> Any:
-        s = self.settings
-        game_seed = int(self.rng.integers(2**31))
-        self.state = self.core.new(s.game, game_seed)
-        n = s.game.info.num_players
-        self.seat = int(self.rng.integers(n)) if s.seat is None else s.seat
-        self.margin = 0.0
+    def _new_state(self, game_seed: int) -> Any:
+        return self.core.new(self.settings.game, game_seed)
+
+    def _seat_opponents(self, game_seed: int) -> None:
         self.side = int(self.rng.integers(2**63))
-        self._advance(self.state)
-        return self.state
 
     def _advance(self, state: Any) -> None:
         self.side = state.advance(self.seat, self.side)
