@@ -289,3 +289,67 @@ def test_errors_in_the_clients_language(client):
         catalog["messages"]["Confirm"] == "Confirmar" and "curinga" in catalog["rules"]["pavilion"]
     )
     assert client.get("/api/i18n/de").status_code == 404
+
+
+BAD_TOKENS = ["é", "\u2603" * 30, "tok\x00en", " "]
+
+
+@pytest.mark.parametrize("token", BAD_TOKENS)
+def test_a_malformed_token_is_refused_on_every_route(client, token):
+    g = new_game(client, HUMANS)
+    gid = g["id"]
+    before = client.get(f"/api/games/{gid}", params={"token": g["seats"][0]["token"]}).json()
+    answers = [
+        client.get(f"/api/games/{gid}", params={"token": token}),
+        client.get(f"/api/games/{gid}/svg", params={"token": token}),
+        client.get(f"/api/games/{gid}/record", params={"token": token}),
+        client.post(f"/api/games/{gid}/moves", json={"token": token, "action": 0}),
+        client.post(f"/api/games/{gid}/undo", json={"token": token}),
+        client.post(f"/api/games/{gid}/hint", json={"token": token}),
+        client.post(f"/api/games/{gid}/rematch", json={"token": token}),
+    ]
+    for res in answers:
+        assert res.status_code == 403, (res.request.url, res.text)
+        assert "token" in res.json()["error"]
+    after = client.get(f"/api/games/{gid}", params={"token": g["seats"][0]["token"]}).json()
+    assert after == before
+
+
+def test_refused_live_connections_give_their_slot_back(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    g = new_game(client, HUMANS)
+    for _ in range(40):  # more than the 32 live connections an address may hold
+        url = f"/api/games/{g['id']}/ws?token=%C3%A9"
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url):
+            pass
+        assert refused.value.code == 4403
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['watch_token']}") as ws:
+        assert ws.receive_json()["id"] == g["id"]
+
+
+def test_live_connections_during_a_database_outage_give_their_slot_back(client, caplog):
+    from sqlalchemy.exc import OperationalError
+    from starlette.websockets import WebSocketDisconnect
+
+    g = new_game(client, HUMANS)
+    lobby = client.app.state.lobby
+    lobby.tables.clear()  # the next connection loads the game from the store
+    loads = lobby.store.load
+
+    def down(game_id):
+        raise OperationalError("SELECT", {}, ConnectionRefusedError("the database is down"))
+
+    lobby.store.load = down
+    try:
+        for _ in range(40):
+            url = f"/api/games/{g['id']}/ws?token={g['watch_token']}"
+            with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url):
+                pass
+            assert refused.value.code == 1011
+    finally:
+        lobby.store.load = loads
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['watch_token']}") as ws:
+        assert ws.receive_json()["id"] == g["id"]
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    assert len(tracebacks) == 40  # one per failed connection

@@ -31,7 +31,7 @@ import azul
 from azul import i18n
 from azul.core.errors import AzulError
 from azul.i18n import N_
-from azul.server.errors import Invalid, NotFound, TooLarge, TooMany, responses, status_of
+from azul.server.errors import INTERNAL, Invalid, NotFound, TooLarge, TooMany, responses, status_of
 from azul.server.guards import BodyLimit, Connections, Rates
 from azul.server.notices import listen
 from azul.server.service import MAX_SEED, Lobby, title
@@ -351,7 +351,7 @@ def create_app(
     async def internal(request: Request, exc: Exception) -> JSONResponse:
         log.exception("internal error on %s %s", request.method, request.url.path)
         gettext: Callable[[str], str] = i18n.in_language(_language(request))
-        return JSONResponse({"error": gettext("internal error: the server could not answer")}, 500)
+        return JSONResponse({"error": gettext(INTERNAL)}, 500)
 
     def ask(gid: str) -> dict[str, Any]:
         """The OpenAPI link from a new game to its views (for clients and API fuzzers)."""
@@ -510,12 +510,23 @@ def create_app(
         except TooMany as e:
             await websocket.close(code=4429, reason=e.translate(i18n.in_language(lang))[:120])
             return
+        try:  # every way out gives the address's slot back
+            await _live(websocket, game_id, token, lang)
+        finally:
+            connections.leave(client)
+
+    async def _live(websocket: WebSocket, game_id: str, token: str, lang: str) -> None:
+        """A live connection to a game, once its address has a slot."""
+        gettext: Callable[[str], str] = i18n.in_language(lang)
         try:
             table, listener = await lobby.subscribe(game_id, token)
         except AzulError as e:
-            connections.leave(client)
             code = {404: 4404, 403: 4403, 429: 4429}.get(status_of(e), 4400)
-            await websocket.close(code=code, reason=e.translate(i18n.in_language(lang))[:120])
+            await websocket.close(code=code, reason=e.translate(gettext)[:120])
+            return
+        except Exception:  # the store is down, say: an internal error, logged once
+            log.exception("internal error opening a live connection to game %s", game_id[:40])
+            await websocket.close(code=1011, reason=gettext(INTERNAL)[:120])
             return
         await websocket.accept()
         receiver = asyncio.ensure_future(websocket.receive())
@@ -545,7 +556,6 @@ def create_app(
             if getter is not None:
                 getter.cancel()
             lobby.unsubscribe(table, listener)
-            connections.leave(client)
 
     async def _ws_move(game_id: str, token: str, message: Message, lang: str) -> str | None:
         """A move sent over the WebSocket, {"action": id} or {"move": text}: the new view
@@ -565,7 +575,7 @@ def create_app(
             return e.translate(gettext)
         except Exception:
             log.exception("internal error on a WebSocket move in game %s", game_id)
-            return gettext("internal error: the server could not answer")
+            return gettext(INTERNAL)
         return None
 
     @app.get("/", include_in_schema=False)

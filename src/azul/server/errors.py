@@ -8,7 +8,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from azul.core.errors import AzulError
+from azul.i18n import N_
 from azul.server.store import Stale
+
+INTERNAL = N_("internal error: the server could not answer")  # a 500, in the client's language
 
 
 class NotFound(AzulError):

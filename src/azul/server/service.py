@@ -223,8 +223,9 @@ class Table:
     follow: StoredGame | None = None  # the rematch, once there is one
 
     def seat_of(self, token: Any) -> int | None:
-        """The seat a token plays, None for the spectator token; Forbidden otherwise."""
-        if isinstance(token, str):
+        """The seat a token plays, None for the spectator token; Forbidden otherwise (any
+        text: tokens are ASCII, and compare_digest refuses other text)."""
+        if isinstance(token, str) and token.isascii():
             for seat in self.stored.seats:
                 if seat.kind != "open" and secrets.compare_digest(seat.token, token):
                     return seat.seat
