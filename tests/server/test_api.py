@@ -353,3 +353,93 @@ def test_live_connections_during_a_database_outage_give_their_slot_back(client, 
         assert ws.receive_json()["id"] == g["id"]
     tracebacks = [r for r in caplog.records if r.exc_info]
     assert len(tracebacks) == 40  # one per failed connection
+
+
+@pytest.mark.parametrize(
+    "message,expected",
+    [
+        ("[1, 2]", 'a message is {"action": id}'),
+        ("7", 'a message is {"action": id}'),
+        ('"F1:R"', 'a message is {"action": id}'),
+        ("null", 'a message is {"action": id}'),
+        ('{"action": {"a": [1, {"b": 2}]}}', "action must be a whole number"),
+        ('{"action": [3]}', "action must be a whole number"),
+        ('{"action": true}', "action must be a whole number"),
+        ('{"action": 1.5}', "action must be a whole number"),
+        ('{"move": {"source": "F1"}}', "move must be text"),
+        ('{"move": ["F1:R"]}', "move must be text"),
+        ('{"move": "' + "F1:R" * 1000 + '"}', "move is too long"),
+        ('{"action": 1, "colour": "red"}', 'a message is {"action": id}'),
+        ("[" * 5000 + "]" * 5000, "not JSON"),
+        ("{'action': 1}", "not JSON"),
+    ],
+)
+def test_live_messages_of_any_shape_get_a_clear_error(client, message, expected):
+    g = new_game(client, HUMANS)
+    t0 = g["seats"][0]["token"]
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={t0}") as ws:
+        first = ws.receive_json()
+        ws.send_text(message)
+        assert expected in ws.receive_json()["error"]
+        ws.send_json({"action": first["legal"][0]["action"]})  # the connection still plays
+        assert len(ws.receive_json()["log"]) == 1
+
+
+def test_the_service_checks_a_moves_types_itself(client):
+    import asyncio
+
+    from azul.core.errors import IllegalMoveError
+
+    g = new_game(client, HUMANS)
+    lobby = client.app.state.lobby
+    t0 = g["seats"][0]["token"]
+    for action, move, problem in [
+        (True, None, "whole number"),
+        ("3", None, "whole number"),
+        (None, 3, "at most 64"),
+        (None, "F1:R" * 20, "at most 64"),
+    ]:
+        with pytest.raises(IllegalMoveError, match=problem):
+            asyncio.run(lobby.play(g["id"], t0, action, move))
+
+
+def test_an_internal_error_is_json_logged_once_and_the_connection_lives_on(tmp_path, caplog):
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+    import uvicorn
+
+    from azul.server.app import create_app
+    from tests.server.test_restart import free_port
+
+    app = create_app(f"sqlite:///{tmp_path / 'g.db'}", ThreadPoolExecutor(1))
+
+    async def broken(game_id, token):
+        raise RuntimeError("a bug")
+
+    app.state.lobby.view = broken
+    port = free_port()
+    config = uvicorn.Config(app, port=port, log_config=None, lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run)
+    thread.start()
+    try:
+        end = time.time() + 30
+        while not server.started and time.time() < end:
+            time.sleep(0.05)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+            res = http.get("/api/games/0123456789abcdef", params={"token": "x", "lang": "fr"})
+            assert res.status_code == 500
+            assert res.json() == {"error": "erreur interne : le serveur n'a pas pu répondre"}
+            again = http.get("/api/games")
+            assert again.status_code == 200
+            used = [
+                r.extensions["network_stream"].get_extra_info("client_addr") for r in (res, again)
+            ]
+            assert used[0] == used[1]  # the same connection
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    assert len(tracebacks) == 1 and "a bug" in caplog.text

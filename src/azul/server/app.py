@@ -9,7 +9,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from functools import lru_cache
@@ -20,7 +20,7 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic.config import JsonDict
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException
@@ -31,10 +31,19 @@ import azul
 from azul import i18n
 from azul.core.errors import AzulError
 from azul.i18n import N_
-from azul.server.errors import INTERNAL, Invalid, NotFound, TooLarge, TooMany, responses, status_of
+from azul.server.errors import (
+    INTERNAL,
+    Invalid,
+    LastResort,
+    NotFound,
+    TooLarge,
+    TooMany,
+    responses,
+    status_of,
+)
 from azul.server.guards import BodyLimit, Connections, Rates
 from azul.server.notices import listen
-from azul.server.service import MAX_SEED, Lobby, title
+from azul.server.service import MAX_SEED, MOVE_LENGTH, Lobby, title
 from azul.server.settings import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, Settings
 from azul.server.store import Store
 
@@ -118,10 +127,19 @@ class NewGame(BaseModel):
     public: bool = Field(False, description="listed in the lobby, to join or to watch")
 
 
-class Move(BaseModel):
-    token: str = _token()
+class LiveMove(BaseModel):
+    """A move sent over a live connection (its token names the seat)."""
+
+    model_config = ConfigDict(extra="forbid")
     action: int | None = Field(None, strict=True, description="an action id")
-    move: str | None = Field(None, max_length=64, description="or the move in notation, 'F3:R'")
+    move: str | None = Field(
+        None, max_length=MOVE_LENGTH, description="or the move in notation, 'F3:R'"
+    )
+
+
+class Move(LiveMove):
+    model_config = ConfigDict(extra="ignore")
+    token: str = _token()
 
 
 class Token(BaseModel):
@@ -255,10 +273,10 @@ def _json(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
-def _invalid(exc: RequestValidationError) -> Invalid:
-    """The first problem of a request that does not have the documented shape."""
-    problem = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body") or "body"
+def _invalid(errors: Sequence[Any], whole: str = "body") -> Invalid:
+    """The first problem of a request (or message) that does not have the documented shape."""
+    problem = errors[0] if errors else {}
+    where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body") or whole
     template = PROBLEMS.get(problem.get("type", ""), N_("{where} is not valid"))
     expected = str(problem.get("ctx", {}).get("expected", "")).replace(" or ", ", ")
     return Invalid(template, where=where, expected=expected)
@@ -327,13 +345,18 @@ def create_app(
 
     app.add_middleware(BodyLimit, limit=settings.max_body, message=too_large)
 
+    def internal(scope: Scope) -> str:
+        return i18n.in_language(_language(HTTPConnection(scope)))(INTERNAL)
+
+    app.add_middleware(LastResort, message=internal)  # outside the others: it catches theirs
+
     @app.exception_handler(AzulError)
     async def azul_error(request: Request, exc: AzulError) -> JSONResponse:
         return _answer(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _answer(request, _invalid(exc))
+        return _answer(request, _invalid(exc.errors()))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
@@ -346,12 +369,6 @@ def create_app(
         response = _answer(request, error)
         response.status_code = exc.status_code
         return response
-
-    @app.exception_handler(Exception)
-    async def internal(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("internal error on %s %s", request.method, request.url.path)
-        gettext: Callable[[str], str] = i18n.in_language(_language(request))
-        return JSONResponse({"error": gettext(INTERNAL)}, 500)
 
     def ask(gid: str) -> dict[str, Any]:
         """The OpenAPI link from a new game to its views (for clients and API fuzzers)."""
@@ -565,18 +582,26 @@ def create_app(
         if len(raw) > settings.max_body:
             return TooLarge("the message is over {n} bytes", n=settings.max_body).translate(gettext)
         try:
-            body = json.loads(raw)
-            if not isinstance(body, dict) or not body.keys() <= {"action", "move"}:
-                raise AzulError('a message is {"action": id} or {"move": "F3:R"}')
-            await lobby.play(game_id, token, body.get("action"), body.get("move"))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return gettext("the message is not JSON")
+            body = _live_move(raw)
+            await lobby.play(game_id, token, body.action, body.move)
         except AzulError as e:
             return e.translate(gettext)
         except Exception:
             log.exception("internal error on a WebSocket move in game %s", game_id)
             return gettext(INTERNAL)
         return None
+
+    def _live_move(raw: str | bytes) -> LiveMove:
+        """A live connection's message read as a move; AzulError names what is wrong."""
+        try:
+            return LiveMove.model_validate_json(raw)
+        except ValidationError as e:
+            kind = e.errors()[0]["type"]
+            if kind == "json_invalid":
+                raise AzulError("the message is not JSON") from None
+            if kind in ("model_type", "extra_forbidden"):
+                raise AzulError('a message is {"action": id} or {"move": "F3:R"}') from None
+            raise _invalid(e.errors(), "message") from None
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

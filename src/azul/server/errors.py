@@ -3,15 +3,20 @@
 
 from __future__ import annotations
 
+import json
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from azul.core.errors import AzulError
 from azul.i18n import N_
 from azul.server.store import Stale
 
 INTERNAL = N_("internal error: the server could not answer")  # a 500, in the client's language
+log = logging.getLogger("azul.server")
 
 
 class NotFound(AzulError):
@@ -78,3 +83,38 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         429: "too many requests from this address: see Retry-After",
     }
     return {c: {"model": ErrorBody, "description": meaning[c]} for c in sorted({*codes, 413, 422})}
+
+
+class LastResort:
+    """ASGI middleware: an HTTP request's exception that no handler took is logged once (with
+    its traceback) and answered 500 ``{"error"}``, so the connection stays usable; if the
+    answer had already begun, the connection is closed."""
+
+    def __init__(self, app: ASGIApp, message: Callable[[Scope], str]):
+        self.app = app
+        self.message = message
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            log.exception("internal error on %s %s", scope["method"], scope["path"][:80])
+            if started:  # returning unfinished makes the server close the connection
+                return
+            data = json.dumps({"error": self.message(scope)}).encode()
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", b"%d" % len(data)),
+            ]
+            await send({"type": "http.response.start", "status": 500, "headers": headers})
+            await send({"type": "http.response.body", "body": data})

@@ -54,6 +54,7 @@ log = logging.getLogger("azul.server")
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 MAX_SEED = 2**63  # seeds are 0 .. 2**63 - 1
 NAME_LENGTH = 24
+MOVE_LENGTH = 64  # characters of a move's notation, at most
 _SYSTEM = random.SystemRandom()  # the operating system's generator
 
 T = TypeVar("T")
@@ -777,6 +778,12 @@ class Lobby:
                 raise Forbidden("a spectator link cannot move")
             if (action is None) == (move is None):
                 raise IllegalMoveError("send either 'action' (an id) or 'move' (the notation)")
+            if action is not None and (isinstance(action, bool) or not isinstance(action, int)):
+                raise IllegalMoveError("action: an action is a whole number")
+            if move is not None and (not isinstance(move, str) or len(move) > MOVE_LENGTH):
+                raise IllegalMoveError(
+                    "move: a move is text of at most {n} characters", n=MOVE_LENGTH
+                )
             async with table.lock:
                 try:
                     await self._checked_commit(table, seat, action, move)
