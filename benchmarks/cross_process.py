@@ -52,7 +52,11 @@ async def game(watch: str, play: str, moves: int) -> list[float]:
                 action = view.json()["legal"][0]["action"]
                 answer = await client.post(
                     f"{play}/api/games/{g['id']}/moves",
-                    json={"token": tokens[seat], "action": action},
+                    json={
+                        "token": tokens[seat],
+                        "action": action,
+                        "version": view.json()["version"],
+                    },
                 )
                 acknowledged = time.perf_counter()
                 answer.raise_for_status()

@@ -443,3 +443,47 @@ def test_an_internal_error_is_json_logged_once_and_the_connection_lives_on(tmp_p
         thread.join(timeout=30)
     tracebacks = [r for r in caplog.records if r.exc_info]
     assert len(tracebacks) == 1 and "a bug" in caplog.text
+
+
+def test_a_move_chosen_on_an_older_view_is_refused_with_the_view_now(client):
+    g = new_game(client, HUMANS)
+    gid = g["id"]
+    t0, t1 = (s["token"] for s in g["seats"])
+    seen = client.get(f"/api/games/{gid}", params={"token": t0}).json()
+    first = seen["legal"][0]
+    res = client.post(
+        f"/api/games/{gid}/moves",
+        json={"token": t0, "action": first["action"], "version": seen["version"]},
+    )
+    assert res.status_code == 200 and res.json()["version"] == seen["version"] + 1
+    undone = client.post(f"/api/games/{gid}/undo", json={"token": t0}).json()
+    # the move chosen on the view before the undo names a version that is gone
+    res = client.post(
+        f"/api/games/{gid}/moves",
+        json={"token": t0, "action": first["action"], "version": seen["version"]},
+    )
+    assert res.status_code == 409 and "not played" in res.json()["error"]
+    assert res.json()["view"] == undone
+    for version in (-1, "3", True):
+        res = client.post(
+            f"/api/games/{gid}/moves", json={"token": t0, "action": 0, "version": version}
+        )
+        assert res.status_code == 422
+    assert client.get(f"/api/games/{gid}", params={"token": t1}).json()["log"] == []
+    # without a version, the move is judged on the game as it is
+    res = client.post(f"/api/games/{gid}/moves", json={"token": t0, "action": first["action"]})
+    assert res.status_code == 200 and len(res.json()["log"]) == 1
+
+
+def test_a_live_move_names_its_view_too(client):
+    g = new_game(client, HUMANS)
+    t0, t1 = (s["token"] for s in g["seats"])
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token={t0}") as ws:
+        first = ws.receive_json()
+        ws.send_json({"action": first["legal"][0]["action"], "version": first["version"] + 5})
+        refused = ws.receive_json()
+        assert "not played" in refused["error"] and refused["view"] == first
+        ws.send_json({"action": first["legal"][0]["action"], "version": first["version"]})
+        assert ws.receive_json()["version"] == first["version"] + 1
+    view = client.get(f"/api/games/{g['id']}", params={"token": t1}).json()
+    assert len(view["log"]) == 1

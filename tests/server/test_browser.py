@@ -240,6 +240,35 @@ def test_undo_takes_back_the_bots_reply_too(server, browser):
     page.close()
 
 
+def test_a_move_on_an_old_view_is_refused_and_the_page_shows_the_game_now(server, browser):
+    page = new_page(browser)
+    g, url = api_game(server, game="sintra")
+    token = g["seats"][0]["token"]
+    page.route_web_socket("**/ws*", lambda ws: None)  # no live views: the page's view ages
+    sent = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if "/moves" in r.url else None)
+    page.goto(url)
+    page.wait_for_selector("#board g.clickable")
+    seen = httpx.get(f"{server}/api/games/{g['id']}", params={"token": token}).json()
+    # meanwhile the same seat moves from another tab, and the bot replies
+    httpx.post(
+        f"{server}/api/games/{g['id']}/moves",
+        json={"token": token, "action": seen["legal"][0]["action"]},
+    )
+    wait = {"token": g["watch_token"]}
+    end = time.time() + 60
+    while len(httpx.get(f"{server}/api/games/{g['id']}", params=wait).json()["log"]) < 2:
+        assert time.time() < end, "the bot did not reply"
+        time.sleep(0.05)
+    assert take_a_turn(page)
+    page.wait_for_function("document.querySelectorAll('#log li').length === 2")
+    assert "not played" in page.text_content("#error")
+    assert sent and sent[0]["version"] == seen["version"]  # the move named its view
+    view = httpx.get(f"{server}/api/games/{g['id']}", params=wait).json()
+    assert len(view["log"]) == 2  # the move on the old view was never played
+    page.close()
+
+
 def test_a_pass_that_keeps_fewer_than_four_tiles(server, browser):
     page = new_page(browser)
     g, url = api_game(server, seed=11)

@@ -103,3 +103,78 @@ def test_state_survives_a_new_server_on_the_same_database(database):
     with TestClient(create_app(database, ThreadPoolExecutor(1))) as c:
         after = c.get(f"/api/games/{g['id']}", params={"token": t1}).json()
     assert after == before and len(after["log"]) == 3
+
+
+def two_servers(database):
+    """Two server processes' applications on one database; the second misses the notices of
+    the first one's writes (as when its listener's connection is lost)."""
+    a = TestClient(create_app(database, ThreadPoolExecutor(1)))
+    b = TestClient(create_app(database, ThreadPoolExecutor(1)))
+    b.app.state.lobby.notice = lambda *_: None
+    return a, b
+
+
+def test_a_move_chosen_on_a_view_another_process_changed_is_never_played(database):
+    a, b = two_servers(database)
+    with a, b:
+        g = new_game(a, HUMANS)
+        gid = g["id"]
+        t0 = g["seats"][0]["token"]
+        seen = b.get(f"/api/games/{gid}", params={"token": t0}).json()
+        move = seen["legal"][0]["action"]
+        a.post(f"/api/games/{gid}/moves", json={"token": t0, "action": move})
+        a.post(f"/api/games/{gid}/undo", json={"token": t0})
+        # b still holds the view from before; the store has moved on twice
+        res = b.post(
+            f"/api/games/{gid}/moves",
+            json={"token": t0, "action": move, "version": seen["version"]},
+        )
+        assert res.status_code == 409 and res.json()["view"]["version"] == seen["version"] + 2
+        assert a.get(f"/api/games/{gid}", params={"token": t0}).json()["log"] == []
+
+
+def test_a_process_that_stopped_hearing_the_store_checks_before_it_serves_a_view(database):
+    a, b = two_servers(database)
+    with a, b:
+        g = new_game(a, HUMANS)
+        gid = g["id"]
+        t0 = g["seats"][0]["token"]
+        lobby = b.app.state.lobby
+        seen = b.get(f"/api/games/{gid}", params={"token": t0}).json()
+        lobby.lost()  # the listener's connection is lost: what a writes now, b never hears
+        moved = a.post(
+            f"/api/games/{gid}/moves", json={"token": t0, "action": seen["legal"][0]["action"]}
+        ).json()
+        assert b.get(f"/api/games/{gid}", params={"token": t0}).json() == moved
+        with b.websocket_connect(f"/api/games/{gid}/ws?token={t0}") as ws:
+            assert ws.receive_json()["version"] == moved["version"]
+
+
+def test_the_listener_tells_when_it_stops_and_starts_hearing_the_store(postgres_url):
+    import time
+
+    from sqlalchemy import create_engine
+
+    from azul.server.store import engine_url
+
+    app = create_app(postgres_url, ThreadPoolExecutor(1))
+    lobby = app.state.lobby
+    calls = []
+    lost = lobby.lost
+    lobby.lost = lambda: (calls.append("lost"), lost())
+    with TestClient(app):
+        end = time.time() + 30
+        while not lobby.listening:
+            assert time.time() < end, "the listener did not start"
+            time.sleep(0.05)
+        epoch = lobby.epoch
+        with create_engine(engine_url(postgres_url)).begin() as db:  # its connection is cut
+            db.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+                )
+            )
+        while not (calls and lobby.listening and lobby.epoch > epoch):
+            assert time.time() < end, (calls, lobby.listening, lobby.epoch)
+            time.sleep(0.05)

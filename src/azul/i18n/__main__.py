@@ -42,6 +42,7 @@ ERRORS = (
     "Conflict",
     "Forbidden",
     "NotFound",
+    "Outdated",
     "Stale",
     "TooLarge",
     "TooMany",

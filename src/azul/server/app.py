@@ -36,6 +36,7 @@ from azul.server.errors import (
     Invalid,
     LastResort,
     NotFound,
+    Outdated,
     TooLarge,
     TooMany,
     responses,
@@ -134,6 +135,14 @@ class LiveMove(BaseModel):
     action: int | None = Field(None, strict=True, description="an action id")
     move: str | None = Field(
         None, max_length=MOVE_LENGTH, description="or the move in notation, 'F3:R'"
+    )
+    version: int | None = Field(
+        None,
+        ge=0,
+        strict=True,
+        description="the version of the view the move was chosen on: a move chosen on an older "
+        "view is refused (409, with the view now), never played; without it, the move is "
+        "judged on the game as it is",
     )
 
 
@@ -263,9 +272,16 @@ def _client(request: HTTPConnection) -> str:
 
 
 def _answer(request: Request | WebSocket, error: AzulError) -> JSONResponse:
-    gettext = i18n.in_language(_language(request))
     headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else None
-    return JSONResponse({"error": error.translate(gettext)}, status_of(error), headers=headers)
+    return JSONResponse(_body(error, _language(request)), status_of(error), headers=headers)
+
+
+def _body(error: AzulError, lang: str) -> dict[str, Any]:
+    """An error's answer: its message, and for a move on an old view the view now."""
+    body: dict[str, Any] = {"error": error.translate(i18n.in_language(lang))}
+    if isinstance(error, Outdated) and error.view is not None:
+        body["view"] = json.loads(error.view)
+    return body
 
 
 def _json(text: str) -> Response:
@@ -329,7 +345,9 @@ def create_app(
         ]
         if lobby.store.engine.dialect.name == "postgresql":  # other processes may write
             tasks.append(
-                asyncio.ensure_future(listen(lobby.store.url, lobby.notice, lobby.refresh_all))
+                asyncio.ensure_future(
+                    listen(lobby.store.url, lobby.notice, lobby.listening_again, lobby.lost)
+                )
             )
         yield
         for task in tasks:
@@ -438,8 +456,9 @@ def create_app(
         responses=responses(400, 403, 404, 409),
     )
     async def post_move(game_id: str, body: Move) -> Response:
-        """Play a move; the answer is the seat's new view."""
-        return _json(await lobby.move(game_id, body.token, body.action, body.move))
+        """Play a move; the answer is the seat's new view. A move chosen on an older version of
+        the view than the game's is refused with 409 and the view now (``view``)."""
+        return _json(await lobby.move(game_id, body.token, body.action, body.move, body.version))
 
     @app.post(
         "/api/games/{game_id}/undo", operation_id="post_undo", responses=responses(403, 404, 409)
@@ -564,7 +583,7 @@ def create_app(
                         break
                     error = await _ws_move(game_id, token, message, lang)
                     if error is not None:
-                        await websocket.send_json({"error": error})
+                        await websocket.send_json(error)
                     receiver = asyncio.ensure_future(websocket.receive())
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -574,21 +593,23 @@ def create_app(
                 getter.cancel()
             lobby.unsubscribe(table, listener)
 
-    async def _ws_move(game_id: str, token: str, message: Message, lang: str) -> str | None:
-        """A move sent over the WebSocket, {"action": id} or {"move": text}: the new view
-        reaches every listener; an error is answered to this client only."""
-        gettext: Callable[[str], str] = i18n.in_language(lang)
+    async def _ws_move(
+        game_id: str, token: str, message: Message, lang: str
+    ) -> dict[str, Any] | None:
+        """A move sent over the WebSocket, {"action": id} or {"move": text}, with the version
+        of the view it was chosen on: the new view reaches every listener; an error (with the
+        view now, for a move on an older view) is answered to this client only."""
         raw = message.get("text") or message.get("bytes") or ""
         if len(raw) > settings.max_body:
-            return TooLarge("the message is over {n} bytes", n=settings.max_body).translate(gettext)
+            return _body(TooLarge("the message is over {n} bytes", n=settings.max_body), lang)
         try:
             body = _live_move(raw)
-            await lobby.play(game_id, token, body.action, body.move)
+            await lobby.play(game_id, token, body.action, body.move, body.version)
         except AzulError as e:
-            return e.translate(gettext)
+            return _body(e, lang)
         except Exception:
-            log.exception("internal error on a WebSocket move in game %s", game_id)
-            return gettext(INTERNAL)
+            log.exception("internal error on a WebSocket move in game %s", game_id[:40])
+            return {"error": i18n.in_language(lang)(INTERNAL)}
         return None
 
     def _live_move(raw: str | bytes) -> LiveMove:

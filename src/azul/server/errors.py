@@ -31,6 +31,14 @@ class Conflict(AzulError):
     """A valid request at the wrong moment: not your turn, the game is over."""
 
 
+class Outdated(Conflict):
+    """A move chosen on an older view of the game; ``view`` is the game now (JSON text)."""
+
+    def __init__(self, message: str = "", view: str | None = None, **fields: Any):
+        super().__init__(message, **fields)
+        self.view = view
+
+
 class TooLarge(AzulError):
     """A request body or message over the size limit."""
 

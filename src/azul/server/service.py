@@ -39,7 +39,7 @@ from azul import i18n
 from azul.bots.spec import BotSpec
 from azul.core.api import CHANCE, Target
 from azul.core.errors import AzulError, IllegalMoveError, OptionError
-from azul.server.errors import Conflict, Forbidden, NotFound, TooMany
+from azul.server.errors import Conflict, Forbidden, NotFound, Outdated, TooMany
 from azul.server.settings import (
     DEFAULT_COMPONENTS,
     DEFAULT_LEVEL,
@@ -222,6 +222,7 @@ class Table:
     used: float = field(default_factory=time.monotonic)
     undo_points: dict[int, int | None] = field(default_factory=dict)  # by seat, this version
     follow: StoredGame | None = None  # the rematch, once there is one
+    epoch: int = 0  # the lobby's epoch when the table was last read from the store
 
     def seat_of(self, token: Any) -> int | None:
         """The seat a token plays, None for the spectator token; Forbidden otherwise (any
@@ -261,6 +262,11 @@ class Lobby:
         self.loading: dict[str, asyncio.Future[Table]] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.move_times = MoveTimes()
+        # Tables read while this process hears every notice of other processes' writes are
+        # current; when the store's notices may have been missed (not listening yet, or the
+        # listener lost its connection) a table is checked against the store before it is used.
+        self.listening = store.engine.dialect.name != "postgresql"  # SQLite: no other writer
+        self.epoch = 0  # bumped when listening starts again
         # this process, as bot claims in the store name it
         self.me = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 
@@ -434,6 +440,9 @@ class Lobby:
             table = await asyncio.shield(loading)
         table.users += 1
         try:
+            if not self._current(table):
+                async with table.lock:
+                    await self._resync(table)
             yield table
         finally:
             table.users -= 1
@@ -444,8 +453,25 @@ class Lobby:
         self._open(table)
         return table
 
+    def _current(self, table: Table) -> bool:
+        """Whether the table is known to be the store's game: read since this process last
+        started listening, and the listener still hears every write."""
+        return self.listening and table.epoch == self.epoch
+
+    async def _resync(self, table: Table) -> None:
+        """Check a table against the store, and refresh it if another process wrote. The caller
+        holds the table's lock."""
+        if self._current(table):
+            return
+        epoch = self.epoch
+        if await self._io(self.store.version, table.stored.id) == table.stored.version:
+            table.epoch = epoch
+        else:
+            await self._refresh(table)
+
     async def _read(self, game_id: str) -> Table:
         """A game's table as the store has it now."""
+        epoch = self.epoch
         stored = await self._io(self.store.load, game_id)
         if stored is None:
             raise NotFound("there is no game {game!r}", game=game_id)
@@ -457,7 +483,7 @@ class Lobby:
                 played.append(Played.of(state, i, a))
             notation.append(state.action_to_string(a))
             state.apply_action(a)
-        table = Table(stored, options, state, notation, played)
+        table = Table(stored, options, state, notation, played, epoch=epoch)
         if stored.rematch is not None:
             table.follow = await self._io(self.store.load, stored.rematch)
         return table
@@ -466,6 +492,7 @@ class Lobby:
         """Bring a table up to the store's version (another process wrote) and tell its
         listeners. The caller holds the table's lock."""
         fresh = await self._read(table.stored.id)
+        table.epoch = fresh.epoch
         if fresh.stored.version == table.stored.version:
             return
         table.stored, table.state = fresh.stored, fresh.state
@@ -489,6 +516,17 @@ class Lobby:
         task = asyncio.get_running_loop().create_task(job)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    def lost(self) -> None:
+        """The store's notices are no longer heard: tables are checked before they are used."""
+        self.listening = False
+
+    async def listening_again(self) -> None:
+        """The store's notices are heard (again): every table read before may have missed some,
+        so each is refreshed."""
+        self.listening = True
+        self.epoch += 1
+        await self.refresh_all()
 
     async def refresh_all(self) -> None:
         """Refresh every table in memory (notifications may have been missed)."""
@@ -759,18 +797,30 @@ class Lobby:
 
     # -- moves ----------------------------------------------------------------------------
     async def move(
-        self, game_id: str, token: str | None, action: Any = None, move: Any = None
+        self,
+        game_id: str,
+        token: str | None,
+        action: Any = None,
+        move: Any = None,
+        version: Any = None,
     ) -> str:
         """Play a human's action (an id or the notation); committed before it is answered.
         The seat's new view, as JSON text."""
-        table, seat = await self.play(game_id, token, action, move)
+        table, seat = await self.play(game_id, token, action, move, version)
         return self._view(table, seat)
 
     async def play(
-        self, game_id: str, token: str | None, action: Any = None, move: Any = None
+        self,
+        game_id: str,
+        token: str | None,
+        action: Any = None,
+        move: Any = None,
+        version: Any = None,
     ) -> tuple[Table, int]:
         """Play a human's action and tell every listener; the table and the seat that moved.
-        The time it takes (lock, checks, commit, views for the listeners) is recorded."""
+        ``version``: the version of the view the move was chosen on; a move chosen on another
+        is refused (Outdated, with the view now), none judges it on the game as it is. The time
+        it takes (lock, checks, commit, views for the listeners) is recorded."""
         start = time.perf_counter()
         async with self._use(game_id) as table:
             seat = table.seat_of(token)
@@ -784,15 +834,32 @@ class Lobby:
                 raise IllegalMoveError(
                     "move: a move is text of at most {n} characters", n=MOVE_LENGTH
                 )
+            if version is not None and (
+                isinstance(version, bool) or not isinstance(version, int) or version < 0
+            ):
+                raise IllegalMoveError("version: the version of a view is a whole number")
             async with table.lock:
+                if version is not None and version > table.stored.version:
+                    await self._refresh(table)  # the client saw a write this copy missed
                 try:
+                    self._chosen_on(table, seat, version)
                     await self._checked_commit(table, seat, action, move)
                 except Stale:  # another process wrote first: judge the move on the game now
                     await self._refresh(table)
+                    self._chosen_on(table, seat, version)
                     await self._checked_commit(table, seat, action, move)
             self._start_bots(table)
         self.move_times.add(time.perf_counter() - start)
         return table, seat
+
+    def _chosen_on(self, table: Table, seat: int, version: int | None) -> None:
+        """Refuse a move chosen on a view older (or newer) than the table's version."""
+        if version is not None and version != table.stored.version:
+            raise Outdated(
+                "the game changed since the view of version {version}: the move was not played",
+                view=self._view(table, seat),
+                version=version,
+            )
 
     async def _checked_commit(self, table: Table, seat: int, action: Any, move: Any) -> None:
         """Commit a person's move if it is theirs to make. The caller holds the lock."""

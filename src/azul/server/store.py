@@ -285,6 +285,12 @@ class Store:
                 "move {ply} of game {game} was already played", ply=ply, game=game_id
             ) from None
 
+    def version(self, game_id: str) -> int | None:
+        """The game's version in the store now; None if there is no such game."""
+        with self.engine.connect() as db:
+            found = db.execute(select(GameRow.version).where(GameRow.id == game_id))
+            return found.scalar_one_or_none()
+
     def truncate(self, game_id: str, ply: int, version: int, bot_turn: bool = False) -> None:
         """Take back every entry from ``ply`` on (undo), if the game is still at ``version``."""
         with self.engine.begin() as db:

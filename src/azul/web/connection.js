@@ -3,9 +3,10 @@
 import {lang, t} from "./i18n.js";
 
 export class ServerError extends Error {
-  constructor(message, status) {
+  constructor(message, status, view = null) {
     super(message);
     this.status = status;
+    this.view = view;  // the game now, when a move was chosen on an older view
   }
 }
 
@@ -25,7 +26,8 @@ export async function api(path, body) {
   try { data = await res.json(); } catch { /* not JSON: said below */ }
   if (!res.ok) {
     throw new ServerError(data && data.error ? data.error
-      : `${t("The server answered with an error")} (${res.status})`, res.status);
+      : `${t("The server answered with an error")} (${res.status})`, res.status,
+    data && data.view ? data.view : null);
   }
   return data;
 }

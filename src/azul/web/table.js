@@ -445,6 +445,7 @@ async function act(path, body) {
     show(await api(path, body));
     return true;
   } catch (e) {
+    if (e.view) show(e.view);  // the move was chosen on an older view: here is the game now
     $("error").textContent = e.message;
     return false;
   }
@@ -507,10 +508,11 @@ export async function startTable() {
   $("clear").onclick = () => { picks = []; selected = null; kept = null; drawMoves(); };
   $("confirm").onclick = async () => {
     const action = selected;
+    const version = view.version;  // the view the move was chosen on
     selected = null;
     picks = [];
     kept = null;
-    if (!await act(`/api/games/${gameId}/moves`, {token, action})) drawMoves();
+    if (!await act(`/api/games/${gameId}/moves`, {token, action, version})) drawMoves();
   };
   $("undo").onclick = () => act(`/api/games/${gameId}/undo`, {token});
   $("rematch").onclick = async () => {
