@@ -487,3 +487,34 @@ def test_a_live_move_names_its_view_too(client):
         assert ws.receive_json()["version"] == first["version"] + 1
     view = client.get(f"/api/games/{g['id']}", params={"token": t1}).json()
     assert len(view["log"]) == 1
+
+
+def test_a_database_outage_is_not_a_bot_failure(client, caplog):
+    from sqlalchemy.exc import OperationalError
+
+    lobby = client.app.state.lobby
+    claim = lobby.store.claim_bot
+    outages = []
+
+    def flaky(*args):
+        if len(outages) < 4:  # more outages than the failures after which a bot plays at random
+            outages.append(args)
+            raise OperationalError("UPDATE", {}, ConnectionRefusedError("the database is down"))
+        return claim(*args)
+
+    lobby.store.claim_bot = flaky
+    turns = lobby._bot_turns
+    tried = []
+
+    async def bot_turns(table, failures):
+        tried.append(failures)
+        return await turns(table, failures)
+
+    lobby._bot_turns = bot_turns
+    g = new_game(
+        client, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], game="sintra", first_player=1
+    )
+    view = wait_for(client, g["id"], g["seats"][0]["token"], lambda v: v["to_move"] == 0)
+    assert len(outages) == 4 and view["log"][0]["seat"] == 1
+    assert tried == [0] * 5  # the bot thought each time: never counted as failing
+    assert not [r for r in caplog.records if "bot turn failed" in r.getMessage()]

@@ -170,3 +170,84 @@ def test_every_process_the_server_starts_ends_with_it(tmp_path, how):
         os.kill(proc.pid, how)
         proc.wait(timeout=30)
     assert gone(children)
+
+
+def claims(url):
+    """The bot turns claimed in the store: game id -> the claiming process."""
+    from azul.server.store import Store
+
+    store = Store(url)
+    try:
+        with store.engine.connect() as db:
+            from sqlalchemy import text
+
+            rows = db.execute(text("SELECT id, claimed_by FROM games WHERE claimed_by IS NOT NULL"))
+            return dict(rows.all())
+    finally:
+        store.engine.dispose()
+
+
+def a_bot_thinking(base):
+    """A game where a strong bot has just started thinking (its turn claimed): id and token."""
+    g = httpx.post(
+        f"{base}/api/games",
+        json={
+            "game": "sintra",
+            "options": {"first_player": 0},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "mcts-strong"}],
+        },
+    ).json()
+    token = g["seats"][0]["token"]
+    view = httpx.get(f"{base}/api/games/{g['id']}", params={"token": token}).json()
+    moved = httpx.post(
+        f"{base}/api/games/{g['id']}/moves",
+        json={"token": token, "action": view["legal"][0]["action"], "version": view["version"]},
+    )
+    assert moved.status_code == 200
+    return g["id"], token
+
+
+def test_a_bot_turn_held_by_a_killed_process_is_taken_up_at_once(database):
+    # a lease of 10 minutes: only knowing that its holder is gone lets the new process move
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    lease = ["--limit", "bot_lease=600"]
+    proc = start(port, database, extra=lease)
+    try:
+        gid, token = a_bot_thinking(base)
+        end = time.time() + 10
+        while gid not in claims(database):
+            assert time.time() < end, "the bot's turn was not claimed"
+            time.sleep(0.02)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert gid in claims(database)  # the dead process's claim is still there
+    began = time.time()
+    proc = start(port, database, extra=lease)
+    try:
+        up = time.time()
+        view = wait_turn(base, gid, token)
+        print(
+            f"the server answered {up - began:.2f} s after the restart began; "
+            f"the bot moved {time.time() - up:.2f} s later (thinking 1 s)"
+        )
+        assert len(view["log"]) == 2
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+def test_a_clean_shutdown_releases_the_bot_turns_it_held(database):
+    port = free_port()
+    proc = start(port, database, extra=["--limit", "bot_lease=600"])
+    try:
+        gid, _ = a_bot_thinking(f"http://127.0.0.1:{port}")
+        end = time.time() + 10
+        while gid not in claims(database):
+            assert time.time() < end, "the bot's turn was not claimed"
+            time.sleep(0.02)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert claims(database) == {}

@@ -47,7 +47,7 @@ from azul.server.settings import (
     LEVELS,
     Settings,
 )
-from azul.server.store import CHANCE_SEAT, Seat, Stale, Store, StoredGame, now
+from azul.server.store import CHANCE_SEAT, OUTAGES, Seat, Stale, Store, StoredGame, now
 
 log = logging.getLogger("azul.server")
 
@@ -267,7 +267,7 @@ class Lobby:
         # listener lost its connection) a table is checked against the store before it is used.
         self.listening = store.engine.dialect.name != "postgresql"  # SQLite: no other writer
         self.epoch = 0  # bumped when listening starts again
-        # this process, as bot claims in the store name it
+        # this process, as bot claims in the store name it: its host, its pid and this boot
         self.me = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 
     def _pool(self) -> Executor:
@@ -284,6 +284,10 @@ class Lobby:
     def close(self) -> None:
         for task in self.tasks:
             task.cancel()
+        try:  # the bot turns this process held are free for the next one at once
+            self.store.release([self.me])
+        except OUTAGES as e:
+            log.warning("the bot turns of this process could not be released (%s)", e)
         if self.executor is not None:
             processes = getattr(self.executor, "_processes", None) or {}
             self.executor.shutdown(wait=False, cancel_futures=True)
@@ -534,14 +538,48 @@ class Lobby:
             await self._catch_up(table)
 
     async def keep_bots_moving(self, every: float) -> None:
-        """Now and then, take up the bot turns no process holds: games left by a process that
-        stopped, or by a restart (a task of the application's lifetime)."""
+        """At the start and then now and then, take up the bot turns no process holds: games
+        left by a process that stopped, or by a restart (a task of the application's
+        lifetime)."""
         while True:
-            await asyncio.sleep(every)
             try:
+                await self._release_the_gone()
                 await self._take_up_bots()
+            except OUTAGES as e:
+                log.warning("looking for bot turns failed: the store is unavailable (%s)", e)
             except Exception:
                 log.exception("looking for bot turns failed")
+            await asyncio.sleep(every)
+
+    async def _release_the_gone(self) -> None:
+        """Free the bot turns claimed by processes known to be gone, without waiting for their
+        leases to lapse."""
+        gone = [c for c in await self._io(self.store.claimers) if self._gone(c)]
+        if gone:
+            freed = await self._io(self.store.release, gone)
+            log.info("took up %d bot turns of stopped processes %s", freed, ", ".join(gone))
+
+    def _gone(self, claimer: str) -> bool:
+        """Whether the process named in a claim has ended. On SQLite only this process can
+        exist; on PostgreSQL a process of this host is gone when its pid is (or is this
+        process's, reused by this boot)."""
+        if claimer == self.me:
+            return False
+        if self.store.engine.dialect.name == "sqlite":
+            return True
+        host, _, rest = claimer.partition(":")
+        pid = rest.partition(":")[0]
+        if host != self.me.partition(":")[0] or not pid.isdigit():
+            return False  # another host's: its lease decides
+        if int(pid) == os.getpid():
+            return True
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except OSError:  # alive, under another user
+            return False
+        return False
 
     async def _take_up_bots(self) -> None:
         for game_id in await self._io(self.store.bot_games, 20):
@@ -973,15 +1011,20 @@ class Lobby:
 
     async def _run_bots(self, table: Table) -> None:
         """Let bots move, each thinking in the process pool, never on the event loop. A failure
-        is logged and the turn tried again; a bot that keeps failing plays a random move."""
+        is logged and the turn tried again; a bot that keeps failing plays a random move. The
+        store being unavailable is not the bot's failure: the turn waits for it."""
         try:
-            failures = 0
+            failures = outages = 0
             while True:
                 try:
                     await self._bot_turns(table, failures)
                     return
                 except asyncio.CancelledError:
                     raise
+                except OUTAGES as e:
+                    outages += 1
+                    log.warning("bot turn in game %s waits for the store (%s)", table.stored.id, e)
+                    await asyncio.sleep(min(0.1 * 2**outages, 5.0))
                 except Exception:
                     failures += 1
                     log.exception(

@@ -44,7 +44,13 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import (
+    DisconnectionError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+)
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -52,6 +58,8 @@ from azul.core.errors import AzulError
 
 CHANCE_SEAT = -1  # the seat column of a chance outcome in the log
 CHANNEL = "azul_games"  # PostgreSQL notifications: "<game id> <version>" after each write
+# what the store raises when the database cannot be reached (down, restarting, out of connections)
+OUTAGES = (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)
 
 
 class Base(DeclarativeBase):
@@ -343,6 +351,28 @@ class Store:
                 .values(claimed_by=me, claimed_until=now + lease)
             )
             return done.rowcount == 1
+
+    def claimers(self) -> list[str]:
+        """The processes holding an unexpired claim on a bot's turn."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(GameRow.claimed_by)
+                .where(GameRow.claimed_by.is_not(None), GameRow.claimed_until >= time.time())
+                .distinct()
+            )
+            return [r[0] for r in rows if r[0] is not None]
+
+    def release(self, claimers: list[str]) -> int:
+        """End every claim of these processes (gone, or stopping): the number of games."""
+        if not claimers:
+            return 0
+        with self.engine.begin() as db:
+            done = db.execute(
+                update(GameRow)
+                .where(GameRow.claimed_by.in_(claimers))
+                .values(claimed_by=None, claimed_until=None)
+            )
+            return done.rowcount
 
     def bot_games(self, limit: int) -> list[str]:
         """Games where a bot is to move and no process holds a live claim (never claimed, or
