@@ -84,7 +84,9 @@ def test_bad_requests_get_clear_errors_and_change_nothing(client):
     "body,status,message",
     [
         ({"game": "chess", "seats": []}, 422, "game must be one of 'pavilion', 'sintra'"),
-        ({"game": "pavilion", "seats": [{"kind": "human"}]}, 400, "2 players need 2 seats"),
+        ({"game": "pavilion", "seats": [{"kind": "human"}] * 3}, 400, "2 players need 2 seats"),
+        ({"game": "pavilion", "seats": [{"kind": "human"}]}, 422, "seats has too few items"),
+        ({"game": "pavilion", "seats": [{"kind": "human"}] * 5}, 422, "seats has too many items"),
         (
             {"game": "pavilion", "seats": [{"kind": "human"}, {"kind": "robot"}]},
             422,
@@ -518,3 +520,47 @@ def test_a_database_outage_is_not_a_bot_failure(client, caplog):
     assert len(outages) == 4 and view["log"][0]["seat"] == 1
     assert tried == [0] * 5  # the bot thought each time: never counted as failing
     assert not [r for r in caplog.records if "bot turn failed" in r.getMessage()]
+
+
+def test_the_schema_says_what_the_server_takes(client):
+    schema = client.get("/openapi.json").json()
+    models = schema["components"]["schemas"]
+    assert models["SeatSpec"]["properties"]["name"]["anyOf"][0]["maxLength"] == 24
+    seats = models["NewGame"]["properties"]["seats"]
+    assert (seats["minItems"], seats["maxItems"]) == (2, 4)  # both games seat 2 to 4
+    (lang,) = [
+        p for p in schema["paths"]["/api/games/{game_id}/svg"]["get"]["parameters"]
+        if p["name"] == "lang"
+    ]  # fmt: skip
+    assert lang["schema"]["enum"] == ["en", "fr", "pt"]
+    g = new_game(client, HUMANS)
+    res = client.get(f"/api/games/{g['id']}/svg", params={"token": g["watch_token"], "lang": "de"})
+    assert res.status_code == 422 and "'en', 'fr', 'pt'" in res.json()["error"]
+    name = "x" * 25  # one over the limit: refused as the schema says
+    seats = [{"kind": "human", "name": name}, {"kind": "human"}]
+    res = client.post("/api/games", json={"game": "pavilion", "seats": seats})
+    assert res.status_code == 422
+    for path in ("undo", "hint", "rematch"):
+        assert "400" in schema["paths"][f"/api/games/{{game_id}}/{path}"]["post"]["responses"]
+
+
+def test_the_schemas_links_lead_to_moves_undo_hints_and_rematches(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    reached = set()
+    for path in paths.values():
+        for operation in path.values():
+            for response in operation["responses"].values():
+                reached |= {link["operationId"] for link in response.get("links", {}).values()}
+    assert {"post_move", "post_undo", "post_hint", "rematch", "get_game", "join"} <= reached
+    view = paths["/api/games/{game_id}"]["get"]["responses"]["200"]["links"]["PostMove"]
+    assert view["requestBody"] == {
+        "token": "$request.query.token",
+        "action": "$response.body#/legal/0/action",
+        "version": "$response.body#/version",
+    }
+
+
+def test_a_method_not_allowed_says_which_are(client):
+    res = client.delete("/api/games")
+    assert res.status_code == 405 and set(res.headers["allow"].split(", ")) == {"GET", "POST"}
+    assert "DELETE" in res.json()["error"]

@@ -111,9 +111,91 @@ def test_single_requests(api_schema, games, server):
     assert played > 0  # the requests reached real games, not only 404s
 
 
-def test_sequences_through_real_games(api_schema):
+def test_sequences_through_real_games(api_schema, server):
+    """Sequences that follow the links: new games, their seats' views, moves chosen on those
+    views (with their versions), undos, hints."""
+
     class Machine(api_schema.as_state_machine()):
+        def before_call(self, case):
+            """Most new games are playable: two seats, a person first and to move (the
+            generated game, public flag and second seat's kind are kept)."""
+            if case.operation.label == "POST /api/games" and isinstance(case.body, dict):
+                seats = case.body.get("seats")
+                if isinstance(seats, list) and len(seats) % 4:
+                    bot = isinstance(seats[-1], dict) and seats[-1].get("kind") == "bot"
+                    second = {"kind": "bot", "bot": "random"} if bot else {"kind": "human"}
+                    options = {"first_player": 0}
+                    case.body = {
+                        **case.body,
+                        "options": options,
+                        "seats": [{"kind": "human"}, second],
+                    }
+
         def validate_response(self, response, case, additional_checks=None, **kwargs):
             case.validate_response(response, checks=CHECKS)
 
-    Machine.run(settings=settings(BOUNDED, stateful_step_count=6))
+    Machine.run(settings=settings(BOUNDED, stateful_step_count=8))
+
+
+def resolve(expression, request, answer):
+    """A link's runtime expression ($response.body#/..., $request.query.x, $request.path.x,
+    $request.body#/...) or a structure of them, from a request and its answer."""
+    if isinstance(expression, dict):
+        return {k: resolve(v, request, answer) for k, v in expression.items()}
+    if not isinstance(expression, str) or not expression.startswith("$"):
+        return expression
+    source, _, pointer = expression.partition("#")
+    found = {
+        "$response.body": answer,
+        "$request.body": request.get("body"),
+        **{
+            f"$request.{where}.{k}": v
+            for where in ("query", "path")
+            for k, v in request.get(where, {}).items()
+        },
+    }[source]
+    for part in filter(None, pointer.split("/")):
+        found = found[int(part)] if isinstance(found, list) else found[part]
+    return found
+
+
+def test_the_links_alone_play_a_game(server):
+    """Following only the schema's links, from a new game: seat 0's view, a move chosen on it
+    (with its version), the next view, another move, an undo, a hint."""
+    schema = httpx.get(f"{server}/openapi.json").json()
+    operations = {
+        op["operationId"]: (method.upper(), path)
+        for path, methods in schema["paths"].items()
+        for method, op in methods.items()
+    }
+
+    def links(operation_id, status):
+        method, path = operations[operation_id]
+        return schema["paths"][path][method.lower()]["responses"][str(status)]["links"]
+
+    def follow(link, request, answer):
+        method, path = operations[link["operationId"]]
+        values = {k: resolve(v, request, answer) for k, v in link["parameters"].items()}
+        path_values = {k: v for k, v in values.items() if "{" + k + "}" in path}
+        query = {k: v for k, v in values.items() if k not in path_values}
+        body = resolve(link.get("requestBody"), request, answer)
+        res = httpx.request(method, server + path.format(**path_values), params=query, json=body)
+        return {"path": path_values, "query": query, "body": body}, res
+
+    body = {
+        "game": "sintra",
+        "options": {"first_player": 0},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+    }
+    created = httpx.post(f"{server}/api/games", json=body)
+    assert created.status_code == 201
+    request, view = follow(links("new_game", 201)["GetGameOfSeat0"], {}, created.json())
+    assert view.status_code == 200 and view.json()["legal"]
+    request, moved = follow(links("get_game", 200)["PostMove"], request, view.json())
+    assert moved.status_code == 200 and len(moved.json()["log"]) == 1
+    request, undone = follow(links("post_move", 200)["PostUndo"], request, moved.json())
+    assert undone.status_code == 200 and undone.json()["log"] == []
+    request, again = follow(links("post_undo", 200)["PostMove"], request, undone.json())
+    assert again.status_code == 200 and len(again.json()["log"]) >= 1
+    hint = follow(links("post_move", 200)["PostHint"], request, again.json())[1]
+    assert hint.status_code in (200, 409)  # 409 while the bot is to move

@@ -20,11 +20,19 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+)
 from pydantic.config import JsonDict
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
+from starlette.routing import Match
 from starlette.types import Message, Scope
 
 import azul
@@ -44,7 +52,7 @@ from azul.server.errors import (
 )
 from azul.server.guards import BodyLimit, Connections, Rates
 from azul.server.notices import listen
-from azul.server.service import MAX_SEED, MOVE_LENGTH, Lobby, title
+from azul.server.service import MAX_SEED, MOVE_LENGTH, NAME_LENGTH, Lobby, title
 from azul.server.settings import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, Settings
 from azul.server.store import Store
 
@@ -104,12 +112,44 @@ Level = Annotated[
 ]
 
 
+def _languages() -> list[str]:
+    return list(i18n.LANGUAGES)
+
+
+Language = Annotated[
+    str, BeforeValidator(_one_of(_languages)), Field(json_schema_extra=_listing(_languages))
+]
+
+
+def _seat_counts() -> tuple[int, int]:
+    """The fewest and most seats a game of the server has, as the registry is now."""
+    counts = set()
+    for game in _setup().games:
+        players = [o for o in game.options if o.name == "players"]
+        values = players[0].values if players else []
+        counts |= {v.value for v in values if isinstance(v.value, int)} or {game.players}
+    return min(counts), max(counts)
+
+
+def _seat_count(seats: list[Any]) -> list[Any]:
+    fewest, most = _seat_counts()
+    if len(seats) < fewest:
+        raise PydanticCustomError("too_short", "at least {n} seats", {"n": fewest})
+    if len(seats) > most:
+        raise PydanticCustomError("too_long", "at most {n} seats", {"n": most})
+    return seats
+
+
+def _seat_bounds(field: JsonDict) -> None:
+    field["minItems"], field["maxItems"] = _seat_counts()
+
+
 class SeatSpec(BaseModel):
     kind: Literal["human", "open", "bot"] = Field(
         description="'human' (an invite link), 'open' (anyone joins from the lobby) or 'bot'"
     )
     bot: Level | None = Field(None, description="the bot's level (default heuristic)")
-    name: str | None = Field(None, max_length=64, description="the player's name")
+    name: str | None = Field(None, max_length=NAME_LENGTH, description="the player's name")
 
 
 class NewGame(BaseModel):
@@ -117,7 +157,9 @@ class NewGame(BaseModel):
     options: dict[str, Any] = Field(
         default_factory=dict, description="the game's options, e.g. {'players': 3}"
     )
-    seats: list[SeatSpec] = Field(min_length=1, max_length=8, description="one per player")
+    seats: Annotated[list[SeatSpec], AfterValidator(_seat_count)] = Field(
+        description="one per player", json_schema_extra=_seat_bounds
+    )
     seed: int | None = Field(
         None,
         ge=0,
@@ -157,7 +199,7 @@ class Token(BaseModel):
 
 class Join(BaseModel):
     seat: int = Field(ge=0, lt=8, description="an open seat")
-    name: str | None = Field(None, max_length=64, description="the player's name")
+    name: str | None = Field(None, max_length=NAME_LENGTH, description="the player's name")
 
 
 class Choice(BaseModel):
@@ -308,6 +350,99 @@ def _rules(lang: str) -> dict[str, str]:
     return summaries
 
 
+def _allowed(app: FastAPI, scope: Scope) -> str:
+    """The methods some route takes at the request's path (a 405's ``Allow``)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if route.matches(scope)[0] != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods))
+
+
+def _link(
+    operation: str, parameters: dict[str, str], body: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """An OpenAPI link to ``operation``, its parameters and body from the answer (``$response``)
+    or the request (``$request``) it follows, so that clients and API fuzzers play real games."""
+    link: dict[str, Any] = {"operationId": operation, "parameters": parameters}
+    if body is not None:
+        link["requestBody"] = body
+        link["x-schemathesis"] = {"merge_body": False}  # the body as given, nothing added
+    return link
+
+
+def _acting(token: str, game: str = "$request.path.game_id") -> dict[str, dict[str, Any]]:
+    """Links to what the holder of ``token`` does next in a game: a legal move of the view
+    just answered (with its version), a hint, an undo, a rematch, a look at the view."""
+    body = {"token": token}
+    move = {
+        **body,
+        "action": "$response.body#/legal/0/action",
+        "version": "$response.body#/version",
+    }
+    return {
+        "PostMove": _link("post_move", {"game_id": game}, move),
+        "PostHint": _link("post_hint", {"game_id": game}, body),
+        "PostUndo": _link("post_undo", {"game_id": game}, body),
+        "Rematch": _link("rematch", {"game_id": game}, body),
+    }
+
+
+def _seat(n: int) -> dict[str, dict[str, Any]]:
+    """From a new game, seat ``n``'s view, hint, undo and rematch."""
+    token = f"$response.body#/seats/{n}/token"
+    game = "$response.body#/id"
+    view = _link("get_game", {"game_id": game, "token": token})
+    return {f"GetGameOfSeat{n}": view} | {
+        f"{name}OfSeat{n}": link
+        for name, link in _acting(token, game).items()
+        if name != "PostMove"
+    }
+
+
+_NEW_VIEW = {"game_id": "$response.body#/id", "token": "$response.body#/token"}
+LINKS: dict[str, dict[str, dict[str, Any]]] = {
+    "new_game": _seat(0)
+    | _seat(1)
+    | {
+        "Join": _link(
+            "join", {"game_id": "$response.body#/id"}, {"seat": "$response.body#/seats/1/seat"}
+        )
+    },
+    "get_game": _acting("$request.query.token"),
+    "post_move": _acting("$request.body#/token")
+    | {
+        "GetGame": _link(
+            "get_game", {"game_id": "$request.path.game_id", "token": "$request.body#/token"}
+        )
+    },
+    "post_undo": _acting("$request.body#/token"),
+    "rematch": {"GetGame": _link("get_game", _NEW_VIEW)},
+    "join": {"GetGame": _link("get_game", _NEW_VIEW)},
+}
+
+
+def _linked(operation: str) -> dict[int | str, dict[str, Any]]:
+    """An operation's answer (200) with its links."""
+    return {200: {"description": "Successful Response", "links": LINKS[operation]}}
+
+
+class Refused(BaseModel):
+    """A move refused because it was chosen on an older view: the view now comes with it."""
+
+    error: str = Field(description="what is wrong, in the client's language")
+    view: dict[str, Any] | None = Field(
+        None, description="the game now, when the move named an older version of its view"
+    )
+
+
+REFUSED_MOVE = {
+    "model": Refused,
+    "description": "not now: not your turn, the game is over, or the move was chosen on an "
+    "older view (then the view now comes with the error)",
+}
+
+
 SERVE_ENVIRONMENT = "AZUL_SERVE"
 """The environment variable through which ``azul serve --workers N`` hands each worker process
 its database and settings (JSON)."""
@@ -386,6 +521,8 @@ def create_app(
             error = AzulError("the request was refused ({status})", status=exc.status_code)
         response = _answer(request, error)
         response.status_code = exc.status_code
+        if exc.status_code == 405:  # every method of the path, not the first route's only
+            response.headers["Allow"] = _allowed(app, request.scope)
         return response
 
     def ask(gid: str) -> dict[str, Any]:
@@ -415,6 +552,7 @@ def create_app(
                     "GetGame": ask("get_game"),
                     "GetSvg": ask("get_svg"),
                     "GetRecord": ask("get_record"),
+                    **LINKS["new_game"],
                 },
             },
         },
@@ -425,7 +563,9 @@ def create_app(
         return await lobby.create(body.game, body.options, seats, body.seed, body.public)
 
     @app.post(
-        "/api/games/{game_id}/join", operation_id="join", responses=responses(400, 404, 409, 429)
+        "/api/games/{game_id}/join",
+        operation_id="join",
+        responses={**responses(400, 404, 409, 429), **_linked("join")},
     )
     async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
         """Take an open seat of a public game: the answer holds the seat's token."""
@@ -445,7 +585,11 @@ def create_app(
         (checks, commit and live views, not bots thinking)."""
         return lobby.stats()
 
-    @app.get("/api/games/{game_id}", operation_id="get_game", responses=responses(403, 404))
+    @app.get(
+        "/api/games/{game_id}",
+        operation_id="get_game",
+        responses={**responses(403, 404), **_linked("get_game")},
+    )
     async def get_game(game_id: str, token: str = Query(max_length=64)) -> Response:
         """A seat's or the spectators' view, with the legal moves of the seat to move."""
         return _json(await lobby.view(game_id, token))
@@ -453,7 +597,7 @@ def create_app(
     @app.post(
         "/api/games/{game_id}/moves",
         operation_id="post_move",
-        responses=responses(400, 403, 404, 409),
+        responses={**responses(400, 403, 404), **_linked("post_move"), 409: REFUSED_MOVE},
     )
     async def post_move(game_id: str, body: Move) -> Response:
         """Play a move; the answer is the seat's new view. A move chosen on an older version of
@@ -461,7 +605,9 @@ def create_app(
         return _json(await lobby.move(game_id, body.token, body.action, body.move, body.version))
 
     @app.post(
-        "/api/games/{game_id}/undo", operation_id="post_undo", responses=responses(403, 404, 409)
+        "/api/games/{game_id}/undo",
+        operation_id="post_undo",
+        responses={**responses(400, 403, 404, 409), **_linked("post_undo")},
     )
     async def post_undo(game_id: str, body: Token) -> Response:
         """Take back your last move (and the bots' replies since); the seat's new view."""
@@ -470,7 +616,7 @@ def create_app(
     @app.post(
         "/api/games/{game_id}/rematch",
         operation_id="rematch",
-        responses=responses(403, 404, 409, 429),
+        responses={**responses(400, 403, 404, 409, 429), **_linked("rematch")},
     )
     async def post_rematch(game_id: str, body: Token, request: Request) -> dict[str, Any]:
         """A new deal of a finished game with the same seats: its id and your token there (the
@@ -488,7 +634,7 @@ def create_app(
         token: str = Query(max_length=64),
         patterns: bool = Query(False, description="a pattern per colour (colour-blind mode)"),
         ply: int | None = Query(None, ge=0, le=10_000, description="the position after N moves"),
-        lang: str = Query("en", max_length=8, description="language of the drawing's words"),
+        lang: Annotated[Language, Query(description="language of the drawing's words")] = "en",
         layout: Literal["wide", "tall"] = Query("wide", description="wide screen or phone"),
         focus: int | None = Query(None, ge=0, lt=8, description="the seat drawn large"),
     ) -> Response:
@@ -520,7 +666,7 @@ def create_app(
     @app.post(
         "/api/games/{game_id}/hint",
         operation_id="post_hint",
-        responses=responses(403, 404, 409, 429),
+        responses=responses(400, 403, 404, 409, 429),
     )
     async def post_hint(game_id: str, body: Token, request: Request) -> list[dict[str, Any]]:
         """A bot's three best moves for the seat to move."""
