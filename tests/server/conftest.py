@@ -20,10 +20,21 @@ def database(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'games.db'}"
     url = request.getfixturevalue("postgres_url")
-    from azul.server.store import Base, Store
-
-    Base.metadata.drop_all(Store(url).engine)  # every test starts from empty tables
+    empty(url)  # every test starts from an empty database
     return url
+
+
+def empty(url):
+    """Drop every table of the database at ``url`` (the migrations' record too)."""
+    from sqlalchemy import MetaData, create_engine
+
+    from azul.server.store import engine_url
+
+    engine = create_engine(engine_url(url))
+    tables = MetaData()
+    tables.reflect(engine)
+    tables.drop_all(engine)
+    engine.dispose()
 
 
 @pytest.fixture

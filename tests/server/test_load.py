@@ -36,9 +36,9 @@ def test_load_script_plays_every_game_and_loses_nothing(tmp_path):
 
 
 def test_load_script_with_two_workers_over_postgresql(tmp_path, postgres_url):
-    from azul.server.store import Base, Store
+    from tests.server.conftest import empty
 
-    Base.metadata.drop_all(Store(postgres_url).engine)
+    empty(postgres_url)
     result = run_script(tmp_path, "--workers", "2", "--spectators", "2", "--database", postgres_url)
     assert result["workers"] == 2 and result["errors"] == 0
     assert result["completed"] == 4 and result["lost"] == 0

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from azul.server.app import create_app
-from azul.server.store import CHANCE_SEAT, Seat, Stale, Store, StoredGame, now
+from azul.server.store import CHANCE_SEAT, Seat, Stale, Store, StoredGame, engine_url, now
 from tests.server.test_api import HUMANS, new_game
 
 SEATS = [Seat(0, "human", "t0"), Seat(1, "bot", "t1", bot="greedy")]
@@ -178,3 +178,64 @@ def test_the_listener_tells_when_it_stops_and_starts_hearing_the_store(postgres_
         while not (calls and lobby.listening and lobby.epoch > epoch):
             assert time.time() < end, (calls, lobby.listening, lobby.epoch)
             time.sleep(0.05)
+
+
+def test_the_migrations_make_the_tables_the_store_uses(database):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from azul.server.store import Base
+
+    store = Store(database)
+    with store.engine.connect() as db:
+        context = MigrationContext.configure(db)
+        assert context.get_current_revision() == "0002"
+        assert compare_metadata(context, Base.metadata) == []
+
+
+def test_a_database_made_before_migrations_is_brought_up_to_date(database):
+    # the tables as the store made them itself before it used Alembic, with a game in them
+    from azul.server.store import Base
+
+    engine = create_engine(engine_url(database))
+    Base.metadata.create_all(engine)
+    with engine.begin() as db:
+        db.execute(
+            text(
+                "INSERT INTO games (id, game, options, seed, seeded, public, finished, "
+                "watch_token, created, version, bot_turn) VALUES ('old', 'sintra', '{}', "
+                f"{2**62}, FALSE, TRUE, FALSE, 'w', '2026-01-01', 3, FALSE)"
+            )
+        )
+        db.execute(
+            text(
+                "INSERT INTO seats (game_id, seat, kind, token, name) "
+                "VALUES ('old', 0, 'human', 't0', 'Ana')"
+            )
+        )
+    engine.dispose()
+    store = Store(database)
+    g = store.load("old")
+    assert (g.seed, g.seeded, g.public, g.version) == (2**62, False, True, 3)
+    assert g.seats == [Seat(0, "human", "t0", name="Ana")]
+    with store.engine.connect() as db:
+        assert db.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+
+
+def test_processes_started_together_on_an_empty_database_never_crash(postgres_url):
+    import subprocess
+    import sys
+
+    from tests.server.conftest import empty
+
+    opening = f"from azul.server.store import Store; Store({postgres_url!r})"
+    for _ in range(6):
+        empty(postgres_url)
+        starters = [
+            subprocess.Popen([sys.executable, "-c", opening], stderr=subprocess.PIPE, text=True)
+            for _ in range(2)
+        ]
+        for proc in starters:
+            _, errors = proc.communicate(timeout=120)
+            assert proc.returncode == 0, errors
+        Store(postgres_url).create(game("after"))  # the tables are there, once

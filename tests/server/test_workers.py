@@ -25,9 +25,9 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 def servers(postgres_url, tmp_path):
     """Start server processes over one empty PostgreSQL database: ``launch(*extra)`` gives
     (base URL, process)."""
-    from azul.server.store import Base, Store
+    from tests.server.conftest import empty
 
-    Base.metadata.drop_all(Store(postgres_url).engine)
+    empty(postgres_url)
     running = []
 
     def launch(*extra):
@@ -187,9 +187,9 @@ def test_several_workers_need_postgresql(tmp_path, servers, postgres_url):
 def test_the_cross_process_benchmark_runs(postgres_url):
     from pathlib import Path
 
-    from azul.server.store import Base, Store
+    from tests.server.conftest import empty
 
-    Base.metadata.drop_all(Store(postgres_url).engine)
+    empty(postgres_url)
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "cross_process.py"
     run = subprocess.run(
         [sys.executable, str(script), "--database", postgres_url, "--games", "1", "--moves", "3"],

@@ -36,7 +36,6 @@ from sqlalchemy import (
     delete,
     event,
     insert,
-    inspect,
     or_,
     select,
     text,
@@ -171,34 +170,19 @@ def _sqlite_setup(connection: DBAPIConnection, _record: ConnectionPoolEntry) -> 
     cursor.close()
 
 
-# Columns added since the first release, with the value rows written before them get: those
-# games drew from their seed.
-_ADDED = {
-    "games": {
-        "seeded": "BOOLEAN NOT NULL DEFAULT TRUE",
-        "public": "BOOLEAN NOT NULL DEFAULT FALSE",
-        "finished": "BOOLEAN NOT NULL DEFAULT FALSE",
-        "rematch": "VARCHAR(32)",
-        "bot_turn": "BOOLEAN NOT NULL DEFAULT FALSE",
-        "claimed_by": "VARCHAR(64)",
-        "claimed_until": "FLOAT",
-    },
-    "seats": {"name": "VARCHAR(64)"},
-}
+MIGRATION_LOCK = 0x617A756C  # the PostgreSQL advisory lock the processes migrate under ("azul")
 
 
 def _migrate(engine: Engine) -> None:
-    """Bring a database made by an earlier release up to date."""
-    found = inspect(engine)
+    """Bring the database to the newest schema (Alembic), one process at a time: on PostgreSQL
+    under an advisory lock held until the migration commits, so processes started together on
+    an empty database never race to create the tables; SQLite serves one process."""
+    from azul.server import migrations
+
     with engine.begin() as db:
-        for table, columns in _ADDED.items():
-            have = {c["name"] for c in found.get_columns(table)}
-            for name, sql in columns.items():
-                if name not in have:
-                    db.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {sql}"))
-        seed = next(c for c in found.get_columns("games") if c["name"] == "seed")
-        if engine.dialect.name == "postgresql" and not isinstance(seed["type"], BigInteger):
-            db.execute(text("ALTER TABLE games ALTER COLUMN seed TYPE BIGINT"))  # was 32-bit
+        if engine.dialect.name == "postgresql":
+            db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        migrations.upgrade(db)
 
 
 class Store:
@@ -208,7 +192,6 @@ class Store:
         self.engine = create_engine(engine_url(self.url), hide_parameters=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_setup)
-        Base.metadata.create_all(self.engine)
         _migrate(self.engine)
 
     def create(self, stored: StoredGame) -> None:
