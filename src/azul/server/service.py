@@ -111,6 +111,21 @@ def _bot_turn(state: azul.State, seats: list[Seat]) -> bool:
     return not state.is_terminal() and seat >= 0 and seats[seat].kind == "bot"
 
 
+def _check_move(action: Any, move: Any, version: Any) -> None:
+    """A move's fields as a client sent them: an action id or a notation of at most
+    MOVE_LENGTH characters, and perhaps the version of the view it was chosen on."""
+    if (action is None) == (move is None):
+        raise IllegalMoveError("send either 'action' (an id) or 'move' (the notation)")
+    if action is not None and (isinstance(action, bool) or not isinstance(action, int)):
+        raise IllegalMoveError("action: an action is a whole number")
+    if move is not None and (not isinstance(move, str) or len(move) > MOVE_LENGTH):
+        raise IllegalMoveError("move: a move is text of at most {n} characters", n=MOVE_LENGTH)
+    if version is not None and (
+        isinstance(version, bool) or not isinstance(version, int) or version < 0
+    ):
+        raise IllegalMoveError("version: the version of a view is a whole number")
+
+
 def title(game: str) -> str:
     """A game's name for people (an English message the clients translate); its registry
     name for a game without a title or no longer registered."""
@@ -864,18 +879,7 @@ class Lobby:
             seat = table.seat_of(token)
             if seat is None:
                 raise Forbidden("a spectator link cannot move")
-            if (action is None) == (move is None):
-                raise IllegalMoveError("send either 'action' (an id) or 'move' (the notation)")
-            if action is not None and (isinstance(action, bool) or not isinstance(action, int)):
-                raise IllegalMoveError("action: an action is a whole number")
-            if move is not None and (not isinstance(move, str) or len(move) > MOVE_LENGTH):
-                raise IllegalMoveError(
-                    "move: a move is text of at most {n} characters", n=MOVE_LENGTH
-                )
-            if version is not None and (
-                isinstance(version, bool) or not isinstance(version, int) or version < 0
-            ):
-                raise IllegalMoveError("version: the version of a view is a whole number")
+            _check_move(action, move, version)
             async with table.lock:
                 if version is not None and version > table.stored.version:
                     await self._refresh(table)  # the client saw a write this copy missed
