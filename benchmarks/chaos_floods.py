@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import random
 import statistics
 import time
@@ -34,12 +35,19 @@ def quantiles(seconds: list[float]) -> dict:
     xs = sorted(seconds)
     if not xs:
         return {"n": 0, "p50": None, "p99": None}
-    p99 = xs[int(0.99 * (len(xs) - 1))]
+    p99 = xs[math.ceil(0.99 * len(xs)) - 1]  # the nearest rank
     return {
         "n": len(xs),
         "p50": round(1000 * statistics.median(xs), 1),
         "p99": round(1000 * p99, 1),
     }
+
+
+def why(e: BaseException) -> str:
+    """An exception's name, with the HTTP status when it is a refusal."""
+    response = getattr(e, "response", None)
+    status = getattr(response, "status_code", None)
+    return type(e).__name__ + (f" {status}" if status is not None else "")
 
 
 def client(address: str, timeout: float = 10) -> httpx.AsyncClient:
@@ -98,7 +106,7 @@ async def _people(http, url, end, think, rng, trips, failures) -> None:
             except TimeoutError:
                 return
             except (httpx.HTTPError, WebSocketException, OSError, RuntimeError, ValueError) as e:
-                failures[f"move: {type(e).__name__}"] += 1
+                failures[f"move: {why(e)}"] += 1
                 await asyncio.sleep(0.2)
 
 
@@ -112,7 +120,7 @@ async def _against_bot(http, url, end, think, rng, replies, failures) -> None:
             async with websockets.connect(ws, open_timeout=5, max_size=2**23) as socket:
                 await _bot_game(http, url, g["id"], token, socket, end, think, rng, replies)
         except (httpx.HTTPError, WebSocketException, OSError, ValueError, KeyError) as e:
-            failures[f"bot game: {type(e).__name__}"] += 1
+            failures[f"bot game: {why(e)}"] += 1
             await asyncio.sleep(0.2)
 
 
