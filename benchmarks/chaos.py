@@ -77,7 +77,7 @@ async def fault_servers(args, procs: Processes, name: str):
         workers = args.workers if name == "kill-postgres" else 1
         servers = [procs.server(pg.url), procs.server(pg.url, workers)]
     for server in servers:  # one after the other: the first makes the tables
-        await asyncio.to_thread(server.start)
+        await asyncio.to_thread(procs.start, server)
     return servers, pg
 
 
@@ -118,15 +118,18 @@ async def recovery(args, ledger: Ledger, t0: float, servers: list[int]) -> dict:
         await asyncio.sleep(0.1)
 
 
-async def restart(server: Server) -> dict:
-    """Start a killed server again (a second try after a failure)."""
-    for attempt in range(2):
+async def restart(procs: Processes, server: Server) -> dict:
+    """Start a killed server again (a second try after a failure); the seconds it took."""
+    began = time.monotonic()
+    for attempt in range(1, 3):
         try:
-            return {"restart_s": round(await asyncio.to_thread(server.start), 2)}
+            started = await asyncio.to_thread(procs.start, server)
+            started["restart_s"] = round(time.monotonic() - began, 2)
+            return {**started, "attempts": attempt}
         except RuntimeError as e:
             failure = str(e)
             await asyncio.to_thread(server.stop)
-            await asyncio.sleep(1 + attempt)
+            await asyncio.sleep(attempt)
     return {"restart_failed": failure}
 
 
@@ -143,7 +146,7 @@ async def cycles(args, procs, ctx: Context, servers: list[Server], pg, name: str
             struck = [i % len(servers)]
             fault = {"server": struck[0], **await asyncio.to_thread(servers[struck[0]].kill)}
             t0 = time.monotonic()
-            fault.update(await restart(servers[struck[0]]))
+            fault.update(await restart(procs, servers[struck[0]]))
         fault.update(await recovery(args, ctx.ledger, t0, struck))
         out.append(fault)
         note(args, f"{name}: {i + 1}/{count}: {json.dumps(fault)}")
@@ -170,6 +173,7 @@ def summary(faults: list[dict], bots: bool) -> dict:
         "orphaned": sorted({n for f in faults for n in f.get("orphaned", [])}),
         "port_held_after_kill": sum(f.get("port_held", False) for f in faults),
         "restart_failed": sum("restart_failed" in f for f in faults),
+        "port_held_before_restart": sum(f.get("port_held_before", False) for f in faults),
         "each": faults,
     }
 
@@ -202,7 +206,7 @@ async def fault_scenario(args, procs: Processes, name: str) -> dict:
         await stop_playing(ctx, tasks)
         for server in servers:  # the records are read from the servers
             if server.proc is None or server.proc.poll() is not None:
-                await restart(server)
+                await restart(procs, server)
         result = {
             "servers": [{"port": s.port, "workers": s.workers} for s in servers],
             "database": "sqlite" if pg is None else "postgresql",
@@ -251,23 +255,28 @@ async def healthy(server: Server, seconds: float) -> bool:
     return False
 
 
-async def one_flood(args, name: str, server: Server, idle: dict) -> dict:
+async def one_flood(args, procs: Processes, name: str, server: Server, idle: dict) -> dict:
+    """The unrelated game measured while the flood ``name`` runs."""
     stop, ready = asyncio.Event(), asyncio.Event()
     flood = asyncio.ensure_future(flood_of(name, args, server, stop, ready))
     waiting = asyncio.ensure_future(ready.wait())
     await asyncio.wait({flood, waiting}, timeout=90, return_when=asyncio.FIRST_COMPLETED)
     waiting.cancel()
-    under = await probe(server.url, args.flood_seconds, args.think, args.seed)
+    under = None
+    if not flood.done():  # (a flood that ended already could not start: nothing to measure)
+        under = await probe(server.url, args.flood_seconds, args.think, args.seed)
     stop.set()
     try:
         stats = await asyncio.wait_for(flood, 30)
     except Exception as e:  # a flood that could not start or stop says why
         stats = {"error": repr(e)[:200]}
-    result = {"flood": stats, "idle": idle, "under_flood": under, **against_idle(under, idle)}
+    result = {"flood": stats, "idle": idle, "under_flood": under}
+    if under is not None:
+        result.update(against_idle(under, idle))
     result["server_answered_after"] = await healthy(server, 15)
     if not result["server_answered_after"]:
         await asyncio.to_thread(server.stop)
-        await asyncio.to_thread(server.start)
+        await asyncio.to_thread(procs.start, server)
     note(args, f"{name}: {json.dumps(result)}")
     return result
 
@@ -277,12 +286,12 @@ async def flood_scenarios(args, procs: Processes, chosen: list[str]) -> dict:
     (but for creating games, which the benchmark does often)."""
     database = f"sqlite:///{os.path.join(procs.folder(), 'floods.db')}"
     server = procs.server(database, limits={"creates_per_minute": 10_000})
-    await asyncio.to_thread(server.start)
+    await asyncio.to_thread(procs.start, server)
     idle = await probe(server.url, args.flood_seconds, args.think, args.seed)
     note(args, f"idle: {json.dumps(idle)}")
     results = {}
     for name in chosen:
-        results[name] = await one_flood(args, name, server, idle)
+        results[name] = await one_flood(args, procs, name, server, idle)
     await asyncio.to_thread(server.stop)
     return results
 
@@ -337,6 +346,8 @@ def show(report: dict) -> str:
                 f"  orphans {f['orphans']} {f['orphaned']}, port held after a kill "
                 f"{f['port_held_after_kill']}, restarts failed {f['restart_failed']}",
             ]
+        elif r["under_flood"] is None:
+            lines.append(f"{name}: the flood did not start: {r['flood']}")
         else:
             u, i = r["under_flood"], r["idle"]
             lines += [

@@ -209,7 +209,7 @@ async def drawings(url: str, address: str, count: int, stop, ready) -> dict:
     and patterns of one game played a little first."""
     tally: Counter = Counter()
     rng = random.Random(7)
-    async with client(address, timeout=60) as http:
+    async with client(address, timeout=20) as http:
         g = await create(http, url, [{"kind": "human"}, {"kind": "human"}])
         tokens = [s["token"] for s in g["seats"]]
         plies = 0
@@ -256,7 +256,7 @@ async def hints(url: str, addresses: list[str], stop, ready, per_address: int = 
                 await asyncio.sleep(0.1)
 
     async def flood(address: str) -> None:
-        async with client(address, timeout=60) as http:
+        async with client(address, timeout=20) as http:
             g = await create(http, url, [{"kind": "human"}, {"kind": "human"}])
             view = await view_of(http, url, g["id"], g["watch_token"])
             token = g["seats"][view["to_move"]]["token"]

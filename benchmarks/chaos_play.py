@@ -3,10 +3,15 @@
 Each seat's client follows its game on a WebSocket to one server, and asks any server for the
 view over HTTP when the socket is quiet or down. On every view that offers it moves, it chooses
 a random legal move and sends it, over HTTP to any server or on its WebSocket (each game keeps
-to one of the two). Every move sent is written down with the view it was chosen on (how many
-moves that view showed, and the last of them) and what became of it: acknowledged when the
-client saw a view come back with it, refused, or failed (no answer). ``audit`` then holds
-these notes against each game's stored record.
+to one of the two). It acts on a view even when it has seen a newer one (views reach a client
+out of order: a socket's next message may be older than the answer to a request), as any API
+client may: the server must judge a move on the view it was chosen on.
+
+Every move sent is written down with the view it was chosen on (how many moves that view
+showed, and the last of them) and what became of it: acknowledged when the client saw a view
+come back with it, refused, or failed (no answer). ``audit`` then holds these notes against
+each game's stored record. A view a server gives (over HTTP, or first on a new WebSocket)
+older than one the game's clients had seen before asking is a stale view.
 """
 
 from __future__ import annotations
@@ -63,7 +68,7 @@ class Game:
     sent: list[Sent] = field(default_factory=list)
     newest: int = -1  # the highest version any of its clients saw
     views: int = 0
-    stale_views: int = 0  # views older than one a client of the game had already seen
+    stale_views: int = 0  # views served older than one its clients had seen before asking
     bot_seen: int = 0  # the ply of the latest bot move seen
     acknowledged: dict[int, set[int]] = field(default_factory=dict)  # plies, by seat
     over: bool = False
@@ -113,6 +118,7 @@ class SeatClient:
         self.home = seat % len(ctx.urls)  # the server of its WebSocket
         self.ws: websockets.ClientConnection | None = None
         self.retry_at = 0.0
+        self.fresh = -1  # on a new socket: the newest version seen before it connected
         self.pending: Sent | None = None
         self.rng = random.Random(ctx.rng.random())
         game.acknowledged.setdefault(seat, set())
@@ -154,18 +160,24 @@ class SeatClient:
                 if self.pending is not None and self.pending.socket:
                     self.resolve("failed")
                 break
-            if "error" not in message:
-                return message
-            self.refused_on_socket(message)
+            if "error" in message:
+                self.refused_on_socket(message)
+                continue
+            if self.fresh >= 0 and message["version"] < self.fresh:  # its first view
+                self.game.stale_views += 1
+            self.fresh = -1
+            return message
         return await self.ask()
 
     async def connect(self) -> None:
         token = self.game.tokens[self.seat]
         url = self._url(self.home).replace("http", "ws", 1) + f"/ws?token={token}"
+        newest = self.game.newest
         try:
             self.ws = await websockets.connect(
                 url, open_timeout=CONNECT_SECONDS, close_timeout=1, max_size=2**23
             )
+            self.fresh = max(newest, 0)
         except (WebSocketException, OSError, TimeoutError) as e:
             self.ctx.ledger.errors[f"websocket connect: {_error(e)}"] += 1
             self.retry_at = time.monotonic() + 0.5
@@ -174,10 +186,14 @@ class SeatClient:
         """The seat's view from any server, over HTTP."""
         server = self.rng.randrange(len(self.ctx.urls))
         token = self.game.tokens[self.seat]
+        newest = self.game.newest
         try:
             answer = await self.ctx.http.get(self._url(server), params={"token": token})
             if answer.status_code == 200:
-                return answer.json()
+                view = answer.json()
+                if view["version"] < newest:  # older than a view seen before asking
+                    self.game.stale_views += 1
+                return view
             self.ctx.ledger.errors[f"view: {answer.status_code}"] += 1
         except (httpx.HTTPError, ValueError) as e:
             self.ctx.ledger.errors[f"view: {_error(e)}"] += 1
@@ -187,8 +203,6 @@ class SeatClient:
         """Note a view: its age, the bots' moves, and the acknowledgement of a move sent."""
         game = self.game
         game.views += 1
-        if view["version"] < game.newest:
-            game.stale_views += 1
         game.newest = max(game.newest, view["version"])
         game.over = game.over or view["over"]
         now = time.monotonic()
@@ -332,9 +346,12 @@ async def stop_playing(ctx: Context, tasks: list[asyncio.Task]) -> None:
             ctx.ledger.errors[f"player crashed: {task.exception()!r}"[:200]] += 1
 
 
-async def record_of(ctx: Context, game: Game) -> list[str] | None:
-    """The game's stored record, from any server that answers (within about 10 s)."""
+async def record_of(ctx: Context, game: Game, deadline: float) -> list[str] | None:
+    """The game's stored record, from any server that answers (ten tries, until
+    ``deadline``)."""
     for attempt in range(10):
+        if time.monotonic() > deadline:
+            break
         url = ctx.urls[attempt % len(ctx.urls)]
         try:
             answer = await ctx.http.get(
@@ -402,8 +419,10 @@ def _example(kind: str, game: Game, sent: Sent, stored: list[tuple[int, str]]) -
     }
 
 
-async def audit(ctx: Context) -> dict:
-    """What the players sent and saw, and the stored records held against it."""
+async def audit(ctx: Context, seconds: float = 90) -> dict:
+    """What the players sent and saw, and the stored records held against it (the records
+    not read within ``seconds`` are left unchecked)."""
+    deadline = time.monotonic() + seconds
     counts: Counter = Counter()
     examples: list[dict] = []
     for game in ctx.ledger.games:
@@ -412,7 +431,7 @@ async def audit(ctx: Context) -> dict:
         counts["views"] += game.views
         counts["stale_views"] += game.stale_views
         counts["finished_games"] += game.over
-        lines = await record_of(ctx, game)
+        lines = await record_of(ctx, game, deadline)
         if lines is None:
             counts["unchecked_games"] += 1
         else:

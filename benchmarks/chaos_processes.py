@@ -31,17 +31,26 @@ def become_subreaper() -> None:
         ctypes.CDLL("libc.so.6").prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
-def descendants(pid: int) -> list[int]:
-    """The descendants of ``pid``: the children of each of its threads, recursively."""
+SERVER_KINDS = ("azul serve", "spawn_main", "resource_tracker")  # see ``what``
+
+
+def children(pid: int) -> list[int]:
+    """The children of each of the threads of ``pid``."""
     found = []
     for path in glob.glob(f"/proc/{pid}/task/*/children"):
         try:
             with open(path) as f:
-                children = [int(x) for x in f.read().split()]
+                found += [int(x) for x in f.read().split()]
         except OSError:
             continue
-        for child in children:
-            found += [child, *descendants(child)]
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """The descendants of ``pid``, recursively."""
+    found = []
+    for child in children(pid):
+        found += [child, *descendants(child)]
     return found
 
 
@@ -101,11 +110,11 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> float:
+    def start(self, wait: float = 90) -> float:
         """Start it; the seconds until it answered. RuntimeError when it did not."""
         began = time.perf_counter()
         try:
-            self.proc = start_server(self.port, self.database, self.workers, self.limits)
+            self.proc = start_server(self.port, self.database, self.workers, self.limits, wait)
         except SystemExit:  # the load benchmark's way of saying it did not start
             raise RuntimeError(f"the server on port {self.port} did not start") from None
         if self.proc.poll() is not None:  # another process answered on the port
@@ -216,6 +225,30 @@ class Processes:
     def server(self, database: str, workers: int = 1, limits: dict | None = None) -> Server:
         self.servers.append(Server(database, workers, limits))
         return self.servers[-1]
+
+    def start(self, server: Server) -> dict:
+        """Start ``server``: the seconds until it answered, and whether a stray process of
+        an earlier server held its port (then ended first). On a failure, the processes the
+        failed server left are ended too."""
+        held = answers(server.port)
+        if held:
+            end(self.strays())
+        try:
+            seconds = server.start()
+        except RuntimeError:
+            end(self.strays())
+            raise
+        return {"restart_s": round(seconds, 2), "port_held_before": held}
+
+    def strays(self) -> list[int]:
+        """Processes of servers that are no longer this benchmark's servers' (adopted
+        orphans), with their descendants."""
+        known = {s.proc.pid for s in self.servers if s.proc is not None}
+        found = []
+        for pid in children(os.getpid()):
+            if pid not in known and alive(pid) and what(pid) in SERVER_KINDS:
+                found += [pid, *descendants(pid)]
+        return found
 
     def postgres(self) -> Postgres:
         pg = Postgres()

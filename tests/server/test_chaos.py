@@ -113,8 +113,9 @@ def test_one_kill_on_sqlite_reports_consistent_numbers(tmp_path):
         + moves["unexplained"]
     )
     assert moves["stale_applied"] <= moves["acknowledged_stored"]
-    # one process over SQLite: nothing acknowledged is lost, and no view can be stale
+    # one process over SQLite: nothing acknowledged is lost, and it serves no stale view
+    # (a move chosen on a view older than one the client had may still be applied)
     assert moves["lost"] == moves["duplicated"] == moves["unexplained"] == 0
-    assert moves["stale_applied"] == moves["stale_views"] == 0
+    assert moves["stale_views"] == 0
     with socket.socket() as s:  # the server it started is gone
         assert s.connect_ex(("127.0.0.1", result["servers"][0]["port"])) != 0
