@@ -55,7 +55,7 @@ from chaos_play import (
     ply_field,
     stop_playing,
 )
-from chaos_processes import Processes, Server
+from chaos_processes import Processes, Server, off_loop
 
 FAULTS = ("kill-sqlite", "kill-postgres", "restart-postgres")
 FLOODS = ("slowloris", "drawings", "hints")
@@ -73,11 +73,11 @@ async def fault_servers(args, procs: Processes, name: str):
         servers = [procs.server(f"sqlite:///{os.path.join(procs.folder(), 'chaos.db')}")]
         pg = None
     else:
-        pg = await asyncio.to_thread(procs.postgres)
+        pg = await off_loop(procs.postgres)
         workers = args.workers if name == "kill-postgres" else 1
         servers = [procs.server(pg.url), procs.server(pg.url, workers)]
     for server in servers:  # one after the other: the first makes the tables
-        await asyncio.to_thread(procs.start, server)
+        await off_loop(procs.start, server)
     return servers, pg
 
 
@@ -123,12 +123,12 @@ async def restart(procs: Processes, server: Server) -> dict:
     began = time.monotonic()
     for attempt in range(1, 3):
         try:
-            started = await asyncio.to_thread(procs.start, server)
+            started = await off_loop(procs.start, server)
             started["restart_s"] = round(time.monotonic() - began, 2)
             return {**started, "attempts": attempt}
         except RuntimeError as e:
             failure = str(e)
-            await asyncio.to_thread(server.stop)
+            await off_loop(server.stop)
             await asyncio.sleep(attempt)
     return {"restart_failed": failure}
 
@@ -140,11 +140,11 @@ async def cycles(args, procs, ctx: Context, servers: list[Server], pg, name: str
     for i in range(count):
         t0 = time.monotonic()
         if pg is not None and name == "restart-postgres":
-            fault = {"restart_s": round(await asyncio.to_thread(pg.restart), 2)}
+            fault = {"restart_s": round(await off_loop(pg.restart), 2)}
             struck = list(range(len(servers)))
         else:  # recovery counts from the restart, not from the kill and the look for orphans
             struck = [i % len(servers)]
-            fault = {"server": struck[0], **await asyncio.to_thread(servers[struck[0]].kill)}
+            fault = {"server": struck[0], **await off_loop(servers[struck[0]].kill)}
             t0 = time.monotonic()
             fault.update(await restart(procs, servers[struck[0]]))
         fault.update(await recovery(args, ctx.ledger, t0, struck))
@@ -216,9 +216,9 @@ async def fault_scenario(args, procs: Processes, name: str) -> dict:
             "moves": await audit(ctx),
         }
     for server in servers:
-        await asyncio.to_thread(server.stop)
+        await off_loop(server.stop)
     if pg is not None:
-        await asyncio.to_thread(pg.stop)
+        await off_loop(pg.stop)
     return result
 
 
@@ -275,8 +275,8 @@ async def one_flood(args, procs: Processes, name: str, server: Server, idle: dic
         result.update(against_idle(under, idle))
     result["server_answered_after"] = await healthy(server, 15)
     if not result["server_answered_after"]:
-        await asyncio.to_thread(server.stop)
-        await asyncio.to_thread(procs.start, server)
+        await off_loop(server.stop)
+        await off_loop(procs.start, server)
     note(args, f"{name}: {json.dumps(result)}")
     return result
 
@@ -286,13 +286,13 @@ async def flood_scenarios(args, procs: Processes, chosen: list[str]) -> dict:
     (but for creating games, which the benchmark does often)."""
     database = f"sqlite:///{os.path.join(procs.folder(), 'floods.db')}"
     server = procs.server(database, limits={"creates_per_minute": 10_000})
-    await asyncio.to_thread(procs.start, server)
+    await off_loop(procs.start, server)
     idle = await probe(server.url, args.flood_seconds, args.think, args.seed)
     note(args, f"idle: {json.dumps(idle)}")
     results = {}
     for name in chosen:
         results[name] = await one_flood(args, procs, name, server, idle)
-    await asyncio.to_thread(server.stop)
+    await off_loop(server.stop)
     return results
 
 

@@ -7,6 +7,7 @@ kill -9 become its own children, so it can count them, end them and reap them.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import glob
@@ -16,13 +17,40 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cross_process import free_port  # the benchmarks' own, in this folder
 from load import start_server
 
 PR_SET_CHILD_SUBREAPER = 36  # prctl(2)
+
+
+async def off_loop(function: Callable, *args):
+    """``function(*args)`` in a daemon thread: the event loop goes on meanwhile, and an
+    interrupted run does not wait for it (as it would for an executor's thread)."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def settle(result, error) -> None:
+        if not future.done():
+            if error is None:
+                future.set_result(result)
+            else:
+                future.set_exception(error)
+
+    def work() -> None:
+        try:
+            outcome = (function(*args), None)
+        except BaseException as e:  # handed to the awaiting task, whatever it is
+            outcome = (None, e)
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
+            loop.call_soon_threadsafe(settle, *outcome)
+
+    threading.Thread(target=work, daemon=True).start()
+    return await future
 
 
 def become_subreaper() -> None:
