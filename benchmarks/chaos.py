@@ -361,30 +361,31 @@ def show(report: dict) -> str:
 
 
 def _count(low: int, high: int):
-    def parse(text: str) -> int:
+    def count(text: str) -> int:  # (argparse names a bad value by this function's name)
         value = int(text)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value} is not in {low}..{high}")
         return value
 
-    return parse
+    return count
 
 
 def _seconds(low: float, high: float):
-    def parse(text: str) -> float:
+    def seconds(text: str) -> float:
         value = float(text)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value} is not in {low}..{high}")
         return value
 
-    return parse
+    return seconds
 
 
 def _scenarios(text: str) -> list[str]:
     names = [s.strip() for s in text.split(",") if s.strip()]
     unknown = [s for s in names if s not in FAULTS + FLOODS]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"use some of {', '.join(FAULTS + FLOODS)}")
+        wrong = f"unknown {unknown[0][:40]!r}: " if unknown else "none named: "
+        raise argparse.ArgumentTypeError(f"{wrong}use some of {', '.join(FAULTS + FLOODS)}")
     return names
 
 

@@ -106,6 +106,14 @@ def ply_field(schema: dict) -> str | None:
     return next((name for name in ("ply", "version") if name in properties), None)
 
 
+def _view_in(answer: dict) -> dict | None:
+    """The view a refusal carries (as ``view``, or as the answer itself), if any."""
+    view = answer.get("view", answer)
+    if isinstance(view, dict) and {"version", "log", "legal", "over"} <= view.keys():
+        return view
+    return None
+
+
 def _error(e: BaseException) -> str:
     return type(e).__name__
 
@@ -244,11 +252,15 @@ class SeatClient:
             self.pending = None
 
     def refused_on_socket(self, message: dict) -> None:
-        """An error on the WebSocket: the answer to the move sent there, if one is waiting."""
-        stale = 409 in (message.get("status"), message.get("code")) or "version" in message
+        """An error on the WebSocket: the answer to the move sent there, if one is waiting;
+        a refusal that carries the status 409 or the view now is one of a stale move."""
+        view = _view_in(message)
+        stale = 409 in (message.get("status"), message.get("code")) or view is not None
         self.ctx.ledger.errors["move over websocket refused"] += 1
         if self.pending is not None and self.pending.socket:
             self.resolve("refused_stale" if stale else "refused_other")
+        if view is not None:
+            self.see(view)
 
     # -- moves ------------------------------------------------------------------------------
     async def maybe_move(self, view: dict) -> None:
@@ -298,8 +310,9 @@ class SeatClient:
         self.ctx.ledger.errors[f"move: {answer.status_code}"] += 1
         if answer.status_code == 409:
             self.resolve("refused_stale")
-            if "version" in content and "log" in content:  # the current view comes with it
-                self.see(content)
+            view = _view_in(content)
+            if view is not None:  # the view now comes with the refusal
+                self.see(view)
         else:
             self.resolve("refused_other" if answer.status_code < 500 else "failed")
 

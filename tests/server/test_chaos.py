@@ -86,6 +86,61 @@ def test_moves_name_their_view_only_when_the_schema_has_the_field():
     assert play.ply_field({}) is None
 
 
+def view(version, log, legal):
+    return {"version": version, "log": log, "legal": legal, "over": False}
+
+
+def move_answered(status, answer, field):
+    """What a seat's client sends on a view offering one move, and makes of ``answer``."""
+    import asyncio
+    import random
+
+    import httpx
+
+    bodies = []
+
+    def server(request):
+        bodies.append(json.loads(request.content))
+        return httpx.Response(status, json=answer)
+
+    async def play_once():
+        async with httpx.AsyncClient(transport=httpx.MockTransport(server)) as http:
+            urls = ["http://127.0.0.1:9"]
+            ctx = play.Context(urls, http, play.Ledger(), random.Random(0), asyncio.Event())
+            ctx.think, ctx.ply_field = 0, field
+            game = play.Game("0" * 16, "watch", {0: "t"}, set(), "http")
+            log = [{"ply": 1, "seat": 1, "move": "F1:B>2"}]
+            await play.SeatClient(ctx, game, 0).maybe_move(
+                view(7, log, [{"action": 5, "move": "F2:R>1"}])
+            )
+            return game
+
+    game = asyncio.run(play_once())
+    return bodies[0], game.sent[0], game
+
+
+def test_a_move_names_its_view_when_the_server_takes_it():
+    body, _, _ = move_answered(409, {"error": "it is not your turn"}, None)
+    assert body == {"action": 5, "token": "t"}
+    body, _, _ = move_answered(409, {"error": "older view"}, "version")
+    assert body["version"] == 7
+    body, _, _ = move_answered(409, {"error": "older view"}, "ply")
+    assert body["ply"] == 1  # the moves the view showed
+
+
+def test_a_refusal_with_the_view_now_is_a_refused_stale_move():
+    now = view(9, [{"ply": n, "seat": n % 2, "move": "x"} for n in range(1, 4)], [])
+    _, sent, game = move_answered(409, {"error": "older view", "view": now}, "version")
+    assert sent.status == "refused_stale" and game.newest == 9  # the view now was taken
+    _, sent, _ = move_answered(400, {"error": "illegal"}, "version")
+    assert sent.status == "refused_other"
+    _, sent, _ = move_answered(500, {"error": "internal"}, "version")
+    assert sent.status == "failed"
+    log = [{"ply": 1, "seat": 1, "move": "F1:B>2"}, {"ply": 2, "seat": 0, "move": "F2:R>1"}]
+    _, sent, game = move_answered(200, view(8, log, []), "version")
+    assert sent.status == "acknowledged" and sent.ply == 2 and sent.last == (1, 1, "F1:B>2")
+
+
 def test_one_kill_on_sqlite_reports_consistent_numbers(tmp_path):
     out = tmp_path / "chaos.json"
     command = [sys.executable, str(BENCHMARKS / "chaos.py"), "--scenarios", "kill-sqlite"]
