@@ -46,13 +46,17 @@ LIMITS = {
 }
 
 
-def start_server(port: int, database: str, workers: int = 1) -> subprocess.Popen:
+def start_server(
+    port: int, database: str, workers: int = 1, limits: dict | None = None, wait: float = 30
+) -> subprocess.Popen:
+    """An ``azul serve`` process answering on ``port`` within ``wait`` seconds, with
+    ``limits`` (default: LIMITS)."""
     cmd = [sys.executable, "-m", "azul", "serve", "--port", str(port), "--database", database]
     cmd += ["--workers", str(workers)]
-    for key, value in LIMITS.items():
+    for key, value in (LIMITS if limits is None else limits).items():
         cmd += ["--limit", f"{key}={value}"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    end = time.time() + 30
+    end = time.time() + wait
     while time.time() < end:
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1)
