@@ -37,7 +37,7 @@ def test_of_equal_piles_the_one_without_the_start_players_price():
 
 def test_a_placement_completing_a_window_beats_one_scoring_more():
     # Red 2, 3 and 5 covered, 6 red in hand. Red 4 joins 2-3-4-5: 4 points. Red 6 joins only
-    # red 5 (red 1 is empty): 2 points, but it completes red's window and earns 3 bonus tiles.
+    # red 5 (red 1 is empty): 2 points, but it completes red's window: 3 bonus tiles (5.6).
     s = load(hands=["RRRRRR"], boards=[board("R2", "R3", "R5"), {}])
     assert {"R@R4", "R@R6"} <= set(moves(s))
     assert choice(s) == "R@R6"
@@ -48,6 +48,20 @@ def test_with_no_structure_in_reach_the_most_connected_points():
     # centre star's spaces 1 to 4 score 1 each; none completes a structure.
     s = load(hands=["RRRR"], boards=[board("R1", "R2"), {}])
     assert choice(s) == "R@R3"
+
+
+def test_the_bonus_tiles_go_to_the_wild_colour_first():
+    # Round 2 (green wild): red 5 and 6 covered the window, 3 tiles are owed; the supply holds
+    # green, so each pick takes a green while there is one.
+    s = load(
+        round=2,
+        decision="bonus",
+        bonus_owed=3,
+        supply="PPGGOOYBBR",
+        hands=["RR"],
+        boards=[board("R5", "R6"), {}],
+    )
+    assert choice(s) == "S:G"
 
 
 def test_it_places_rather_than_pass_even_when_passing_would_keep_every_tile():

@@ -1,5 +1,6 @@
 """Bots that play any game on the API: random, greedy, heuristic, builder (a game's star-building
-style), bigpile (a simple player's style: the biggest pile, structures first), MCTS and, with numpy, ``policy`` (a small trained network, ``azul.interop.learn``).
+style), bigpile (a simple player's style: the biggest pile, then points and structures), MCTS
+and, with numpy, ``policy`` (a small trained network, ``azul.interop.learn``).
 
 >>> bot = azul.bots.make("mcts", iterations=2000, seed=1)
 >>> action = bot.choose(state, Limit(time=0.5))
