@@ -26,18 +26,18 @@ def display(mu: float, sigma: float) -> dict[str, int]:
 
 
 @lru_cache(maxsize=4)
-def load(path: Path = PATH) -> dict[str, Any]:
-    """The ratings document; an empty one when the file is absent."""
+def load(path: Path) -> dict[str, Any]:
+    """The ratings document at ``path``; an empty one when the file is absent."""
     if not path.is_file():
         return {"format": FORMAT, "version": 1, "games": {}}
     return dict(json.loads(path.read_text(encoding="utf-8")))
 
 
-def of_game(game: str, path: Path = PATH) -> dict[int, dict[str, dict[str, int]]]:
+def of_game(game: str, path: Path | None = None) -> dict[int, dict[str, dict[str, int]]]:
     """The display ratings of the levels measured in ``game``, by number of players then
     level: {2: {"heuristic": {"rating": 1104, "low": 1020, "high": 1188, "games": 24}}}."""
     out: dict[int, dict[str, dict[str, int]]] = {}
-    for players, entry in load(path)["games"].get(game, {}).items():
+    for players, entry in load(path or PATH)["games"].get(game, {}).items():
         out[int(players)] = {
             level: {**display(r["mu"], r["sigma"]), "games": int(r["games"])}
             for level, r in entry["levels"].items()
