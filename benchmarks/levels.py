@@ -37,6 +37,7 @@ def round_robin(
     progress: bool,
 ) -> dict[str, Any]:
     """The entry of the file for one game and number of players."""
+    made = {"command": command(), "commit": commit()}  # the code as it starts
     specs = {name: BotSpec.parse(settings.level(name)) for name in levels}
     by_label = {spec.label: name for name, spec in specs.items()}
     if len(by_label) < len(specs):
@@ -48,8 +49,7 @@ def round_robin(
         raise SystemExit("ratings need openskill: pip install -e '.[arena]'")
     order = sorted(levels, key=lambda n: -(per_level[specs[n].label].rating or 0.0))
     return {
-        "command": command(),
-        "commit": commit(),
+        **made,
         "games": len(results),
         "games_per_pair": games,
         "seed": seed,

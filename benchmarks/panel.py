@@ -156,6 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     bot = BotSpec.parse(args.bot).label
     skipped = [o for o in panel if BotSpec.parse(o).label == bot]
     panel = [o for o in panel if o not in skipped]  # a bot against itself tells nothing by name
+    made = {"command": command(), "commit": commit()}  # the code as it starts
     rows = evaluate(args.game, args.bot, panel, args.games, args.workers, args.seed, not args.quiet)
     print(markdown(rows))
     report = {
@@ -165,8 +166,7 @@ def main(argv: list[str] | None = None) -> None:
         "games_per_opponent": args.games,
         "seed": args.seed,
         "skipped": skipped,
-        "command": command(),
-        "commit": commit(),
+        **made,
         "opponents": rows,
     }
     path = args.json or default_path(args.game, bot)
