@@ -1,6 +1,7 @@
-"""The big-pile bot on positions whose right move follows from the rules by hand (rules 4.2,
-4.4, 5.2, 5.5, 5.6, 5.8): the biggest pile, structures then connected points, and a pass only
-when no placement is affordable."""
+"""The big-pile bot on positions whose right move follows from the rules by hand: in Summer
+Pavilion (rules 4.2, 4.4, 5.2, 5.5, 5.6, 5.8) the biggest pile, points and structures, and a
+pass only when no placement is affordable; in Sintra the most pieces placed, a completed strip
+first. A game without the style is refused (tests/test_third_game.py)."""
 
 import pytest
 
@@ -8,6 +9,7 @@ import azul
 from azul.bots import make
 from azul.pavilion import bigpile
 from tests.pavilion.helpers import board, load, moves
+from tests.sintra import helpers as sintra
 
 
 def choice(state: azul.State, seed: int = 1) -> str:
@@ -92,11 +94,24 @@ def test_the_tiles_taken_count_the_hand_the_corners_and_the_paid_spaces():
     assert bigpile.tiles_taken(s, 1) == 4
 
 
-def test_it_refuses_a_game_without_the_style_naming_the_styles_it_has():
-    state = azul.load_game("sintra").new_initial_state(3)
-    with pytest.raises(azul.OptionError) as e:
-        make("bigpile", seed=1).choose(state)
-    assert str(e.value) == "sintra has no 'bigpile' style of play: it has no evaluation styles"
+@pytest.mark.parametrize("seed", range(5))
+def test_in_sintra_it_takes_the_most_pieces_it_can_place(seed):
+    # Glazier above strip 1, every strip empty (side a, tests/sintra/helpers.py): 2 yellow fit
+    # strip 2, 7 or 8 (two yellow spaces each, rules 3.2); blue, white, orange and pink 1 each.
+    s = sintra.load(factories=["YYBW", "OP"])
+    move = choice(s, seed)
+    assert move in {"F1:Y>2", "F1:Y>7", "F1:Y>8"}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_in_sintra_of_equal_takes_the_one_completing_a_strip(seed):
+    # Strip 2 (YYBBP) lacks only its pink: the pink piece completes it there (rules 3.3); on
+    # strip 1, 3, 5 or 6 it would be one piece more and nothing else, as would the white.
+    s = sintra.load(
+        players=[sintra.player({2: sintra.strip(2, "a", "YYBB.")}), sintra.player()],
+        factories=["PW"],
+    )
+    assert choice(s, seed) == "F1:P>2"
 
 
 def test_it_plays_a_whole_summer_pavilion_game_of_three():
