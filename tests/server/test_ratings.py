@@ -18,7 +18,12 @@ def rated(tmp_path, monkeypatch):
         "version": 1,
         "games": {
             "pavilion": {
-                "2": {"levels": {"greedy": {"mu": 30.0, "sigma": 2.5, "games": 12}}},
+                "2": {
+                    "levels": {
+                        "greedy": {"mu": 30.0, "sigma": 2.5, "games": 12},
+                        "retired": {"mu": 20.0, "sigma": 2.5, "games": 12},  # not offered
+                    }
+                },
                 "3": {"levels": {"random": {"mu": 10.0, "sigma": 1.0, "games": 6}}},
             }
         },

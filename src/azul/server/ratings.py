@@ -9,6 +9,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from azul.server.settings import LEVELS
+
 PATH = Path(__file__).with_name("levels.json")
 FORMAT = "azul-level-ratings"
 SCALE = 40.0
@@ -41,5 +43,6 @@ def of_game(game: str, path: Path | None = None) -> dict[int, dict[str, dict[str
         out[int(players)] = {
             level: {**display(r["mu"], r["sigma"]), "games": int(r["games"])}
             for level, r in entry["levels"].items()
+            if level in LEVELS  # a level the server no longer offers is left out
         }
     return out
