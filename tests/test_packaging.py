@@ -101,6 +101,7 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv(tmp_path):
     assert "azul/py.typed" in names and "azul/_version.py" in names
     assert f"{info}/licenses/LICENSE" in names
     assert "azul/web/index.html" in names and "azul/sintra/components.toml" in names
+    assert "azul/server/levels.json" in names
     assert {"azul/interop/policies/pavilion.npz", "azul/interop/policies/sintra.npz"} <= names
     for game in ("pavilion", "sintra"):
         assert any(n.startswith(f"azul/{game}/_core.") and n.endswith(".so") for n in names)

@@ -37,7 +37,10 @@ def test_the_registry_loads_it_by_name_and_from_a_position():
     assert "rng" not in state.public_view(0)
 
 
-STYLED = {"builder"}  # bots that play a game's evaluation style, which the mini game has not
+STYLED = {
+    "builder",
+    "bigpile",
+}  # bots that play a game's evaluation style, which the mini game has not
 
 
 @pytest.mark.parametrize("name", sorted(set(bots.BOTS) - STYLED))
@@ -53,7 +56,9 @@ def test_every_bot_plays_it_to_the_end(name):
 @pytest.mark.parametrize("name", sorted(STYLED))
 def test_a_bot_of_a_style_refuses_it_naming_the_styles_it_has(name):
     state = azul.load_game("mini").new_initial_state(4)
-    with pytest.raises(azul.OptionError, match="mini has no 'builder' style of play: it has no"):
+    with pytest.raises(
+        azul.OptionError, match=f"mini has no {bots.BOTS[name].style!r} style of play: it has no"
+    ):
         bots.make(name, seed=2).choose(state)
 
 

@@ -422,16 +422,30 @@ def test_the_lobby_is_built_from_the_servers_games(server, browser):
             select = page.locator(f"select[data-option={option['name']}]:visible")
             labels = [v["label"] for v in option["values"]]
             assert select.locator("option").all_text_contents() == labels
+    # the levels, each with its rating where the first game for 2 players has one measured
+    page.select_option("select[name=game]", setup["games"][0]["name"])
+    rated = setup["games"][0]["ratings"]["2"]
+    assert rated, "the shipped file rates levels of the first game for 2 players"
     levels = page.locator("select[name=seat1] option").all_text_contents()
-    assert levels[2:] == [level["label"] for level in setup["levels"]]
+    wanted = []
+    for level in setup["levels"]:
+        r = rated.get(level["name"])
+        extra = f" · rating {r['rating']} ({r['low']}–{r['high']})" if r else ""
+        wanted.append(level["label"] + extra)
+    assert levels[2:] == wanted
+    assert any(level["name"] not in rated for level in setup["levels"])  # some shown bare
     # the last game with its last value of each option, and three players: three seats
     last = setup["games"][-1]
+    page.select_option("select[name=game]", last["name"])
     for option in last["options"]:
         page.select_option(
             f"select[data-option={option['name']}]:visible", str(option["values"][-1]["value"])
         )
     page.select_option("select[data-option=players]:visible", "3")
     assert page.locator("#seats select").count() == 2
+    if not last["ratings"].get("3"):  # no level measured for 3 players: names alone
+        shown = page.locator("select[name=seat1] option").all_text_contents()
+        assert shown[2:] == [level["label"] for level in setup["levels"]]
     page.select_option("select[name=seat1]", "random")
     page.select_option("select[name=seat2]", "random")
     page.click("button[type=submit]")

@@ -1,5 +1,6 @@
 """Bots that play any game on the API: random, greedy, heuristic, builder (a game's star-building
-style), MCTS and, with numpy, ``policy`` (a small trained network, ``azul.interop.learn``).
+style), bigpile (a simple player's style: the biggest pile, then points and structures), MCTS
+and, with numpy, ``policy`` (a small trained network, ``azul.interop.learn``).
 
 >>> bot = azul.bots.make("mcts", iterations=2000, seed=1)
 >>> action = bot.choose(state, Limit(time=0.5))
@@ -11,6 +12,7 @@ import importlib
 from typing import Any
 
 from azul.bots.base import Bot, Candidate, Limit
+from azul.bots.bigpile import BigPileBot
 from azul.bots.builder import BuilderBot
 from azul.bots.greedy import GreedyBot
 from azul.bots.heuristic import HeuristicBot
@@ -20,7 +22,7 @@ from azul.core.api import State
 from azul.core.errors import OptionError
 
 BOTS: dict[str, type[Bot]] = {
-    cls.name: cls for cls in (RandomBot, GreedyBot, HeuristicBot, BuilderBot, MCTSBot)
+    cls.name: cls for cls in (RandomBot, GreedyBot, HeuristicBot, BuilderBot, BigPileBot, MCTSBot)
 }
 LATER: dict[str, str] = {"policy": "azul.interop.learn:PolicyBot"}
 """Bots imported when first made (they need an extra: ``policy`` needs numpy)."""

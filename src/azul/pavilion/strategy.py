@@ -1,7 +1,9 @@
-"""What bots know of Summer Pavilion: the evaluation, the "builder" style and round 6's
-endgame solver.
+"""What bots know of Summer Pavilion: the evaluation, the "builder" and "bigpile" styles and
+round 6's endgame solver.
 
 - Search leaves and the builder style: ``evaluation.evaluate``, which commits to a star.
+- The bigpile style: ``bigpile.evaluate``, a simple player's that shares nothing with the
+  evaluation (it takes the biggest pile and places for structures and points first).
 - The heuristic bot: that value of the position less the best opponent's, so that its one ply
   of look-ahead also sees what a take leaves the others (denial, rules 4.2).
 """
@@ -9,7 +11,7 @@ endgame solver.
 from __future__ import annotations
 
 from azul.core.api import Strategy
-from azul.pavilion import endgame, evaluation
+from azul.pavilion import bigpile, endgame, evaluation
 from azul.pavilion.state import PavilionState
 
 
@@ -32,9 +34,11 @@ class PavilionStrategy(Strategy[PavilionState]):
         return endgame.action_values(state, deadline)
 
     def styles(self) -> tuple[str, ...]:
-        return ("builder",)
+        return ("builder", "bigpile")
 
     def evaluate_style(self, style: str, state: PavilionState, seat: int) -> float:
         if style == "builder":
             return evaluation.evaluate(state, seat)
+        if style == "bigpile":
+            return bigpile.evaluate(state, seat)
         return super().evaluate_style(style, state, seat)

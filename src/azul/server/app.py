@@ -39,6 +39,7 @@ import azul
 from azul import i18n
 from azul.core.errors import AzulError
 from azul.i18n import N_
+from azul.server import ratings
 from azul.server.errors import (
     INTERNAL,
     Invalid,
@@ -213,6 +214,13 @@ class ChoiceOption(BaseModel):
     values: list[Choice] = Field(description="the values people choose from, the default first")
 
 
+class LevelRating(BaseModel):
+    rating: int = Field(description="the level's measured rating (openskill, 40 × mu)")
+    low: int = Field(description="the low end of its interval of about 95%")
+    high: int = Field(description="the high end")
+    games: int = Field(description="the games it rests on")
+
+
 class GameSetup(BaseModel):
     name: str = Field(description="the game, as named in a new game")
     title: str = Field(description="the game's name for people: an English message to translate")
@@ -220,6 +228,10 @@ class GameSetup(BaseModel):
     options: list[ChoiceOption] = Field(
         description="what people choose at setup, the number of players first; every other "
         "option keeps its default"
+    )
+    ratings: dict[int, dict[str, LevelRating]] = Field(
+        default_factory=dict,
+        description="the levels measured in this game, by number of players then level",
     )
 
 
@@ -248,7 +260,13 @@ def _setup_of(games: tuple[tuple[str, type[azul.Game[Any]]], ...]) -> Setup:
     for name, game in games:
         options = [ChoiceOption(**o.to_json()) for o in game.setup_options()]
         players = game().info.num_players
-        found.append(GameSetup(name=name, title=title(name), players=players, options=options))
+        rated = {
+            n: {level: LevelRating(**r) for level, r in by_level.items()}
+            for n, by_level in ratings.of_game(name).items()
+        }
+        found.append(
+            GameSetup(name=name, title=title(name), players=players, options=options, ratings=rated)
+        )
     levels = [LevelChoice(name=n, label=LEVEL_NAMES.get(n, n)) for n in LEVELS]
     return Setup(games=found, levels=levels, default_level=DEFAULT_LEVEL)
 

@@ -2,12 +2,13 @@
 // Which games there are, their options and the bots' levels all come from the server
 // (/api/setup): the client names no game.
 import {api} from "./connection.js";
-import {escapeHtml, t} from "./i18n.js";
+import {escapeHtml, fill, t} from "./i18n.js";
 
 const $ = id => document.getElementById(id);
 const form = () => $("new-game");
 
-// the server's answer: {games: [{name, title, players, options}], levels, default_level}
+// the server's answer: {games: [{name, title, players, options, ratings}], levels,
+// default_level}; a game's ratings: {players: {level: {rating, low, high, games}}}
 let setup = {games: [], levels: [], default_level: null};
 
 export function setSetup(answer) {
@@ -65,6 +66,12 @@ function buildGames() {
   }
 }
 
+/** A level's measured rating in the game for n players, as people read it ("" if none). */
+function ratingText(game, n, level) {
+  const found = game && (game.ratings || {})[n]?.[level];
+  return found ? ` · ${fill(t("rating {rating} ({low}–{high})"), found)}` : "";
+}
+
 function seatRows() {
   const game = chosenGame();
   const n = game ? players(game) : 0;
@@ -72,7 +79,7 @@ function seatRows() {
   const kept = [...box.querySelectorAll("select")].map(s => s.value);
   box.innerHTML = "";
   const choices = [["friend", t("a friend (invite link)")], ["open", t("anyone (open seat)")],
-    ...setup.levels.map(l => [l.name, t(l.label)])];
+    ...setup.levels.map(l => [l.name, t(l.label) + ratingText(game, n, l.name)])];
   for (let i = 1; i < n; i++) {
     const value = kept[i - 1] || setup.default_level;
     const options = choices.map(([v, label]) =>
