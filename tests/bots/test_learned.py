@@ -79,7 +79,7 @@ def test_the_options_are_checked_when_the_bot_is_made(tmp_path):
     with pytest.raises(OptionError, match="mcts rank 'best' is not one of hand, leaf"):
         MCTSBot(rank="best")
     path = saved(tmp_path, azul.load_game("sintra"))
-    with pytest.raises(OptionError, match="asks for the network, and eval=hand not"):
+    with pytest.raises(OptionError, match="mcts eval=hand takes no weights"):
         MCTSBot(eval="hand", weights=str(path))
     (tmp_path / "bad.npz").write_text("no")
     with pytest.raises(WeightsError, match="bad.npz: not a weights file"):
@@ -88,6 +88,8 @@ def test_the_options_are_checked_when_the_bot_is_made(tmp_path):
         MCTSBot(weights=3)
     bot = BotSpec.parse(f"mcts:iterations=5,weights={path}").make(1)  # as the command line
     assert bot.leaf_network(azul.load_game("sintra")).meta["game"] == "sintra"
+    given = net.load(path)  # or a network in memory, as the training hands it over
+    assert MCTSBot(iterations=5, weights=given).leaf_network(azul.load_game("sintra")) is given
 
 
 def test_a_network_for_other_games_is_refused_at_the_search(tmp_path):

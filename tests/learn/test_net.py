@@ -244,3 +244,26 @@ def test_the_compiled_search_refuses_a_network_of_another_size():
         module.net_value(core, weights, 2)
     with pytest.raises(azul.AzulError, match="layers"):
         module.Weights(np.ones(607, np.float32), [], [])
+
+
+def test_a_network_pickles_without_its_compiled_arrays():
+    import pickle
+
+    game = azul.load_game("sintra")
+    made = net.random_net(game, (8,), seed=2)
+    module = native.module("sintra")
+    if module is not None:
+        made.compiled(module)
+    again = pickle.loads(pickle.dumps(made))  # as options sent to helper processes
+    assert again._compiled == {} and again.meta == made.meta
+    obs = np.ones(made.observation_size, np.float32)
+    assert again.value(obs) == made.value(obs)
+
+
+@compiled
+def test_the_benchmark_measures_the_search_with_a_network():
+    from azul.bench import _learned, _positions
+
+    game = azul.load_game("pavilion", players=3)
+    rate, label = _learned(game, _positions(game, 0, count=1))
+    assert rate > 0 and label == "network 64x64 hidden (random weights)"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import sys
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -53,7 +54,11 @@ def check_eval(choice: Any) -> str:
 
 
 def load_weights(path: Any) -> Any:
-    """The value network in the file ``path`` (``azul.learn.net.Net``), checked whole."""
+    """The value network in the file ``path`` (``azul.learn.net.Net``), checked whole; a
+    ``Net`` itself is taken as it is."""
+    loaded = sys.modules.get("azul.learn.net")  # a Net can only come from there
+    if loaded is not None and isinstance(path, loaded.Net):
+        return path
     if not isinstance(path, str | os.PathLike):
         raise OptionError(f"weights {path!r} is not a file name")
     if not _has_numpy():

@@ -6,7 +6,8 @@ position reseeded from the bot's generator, so unknown draws are sampled from pu
 by every sampled future in which it is legal, and exploration counts how often it was available
 (single-observer ISMCTS). Leaves are scored by the game's search evaluation (for Summer Pavilion
 one that plans the hand's placements), or by its trained value network (``eval``: ``auto`` uses
-the network wherever one ships for the game and its number of players; ``weights`` names a file),
+the network wherever one ships for the game and its number of players; ``weights`` gives one:
+a file, or an ``azul.learn.net.Net``),
 as each player's lead over the best other player, squashed into -1..1; finished games score
 their result plus the margin. Progressive widening ranks a node's actions by the hand evaluation
 (``rank="hand"``) or by the leaves' evaluation (``rank="leaf"``).
@@ -64,7 +65,7 @@ class MCTSBot(Bot):
         endgame: bool = True,
         native: bool = True,
         eval: str = "auto",
-        weights: str | None = None,
+        weights: Any = None,
         rank: str = "hand",
     ):
         super().__init__(seed)
@@ -77,8 +78,8 @@ class MCTSBot(Bot):
             raise OptionError(f"mcts rank {rank!r} is not one of {', '.join(RANKS)}")
         self.rank = rank
         if weights is not None and eval == "hand":
-            raise OptionError(f"mcts weights={weights} asks for the network, and eval=hand not")
-        self.weights = weights  # an explicit network's file, read and checked now
+            raise OptionError(f"mcts eval={eval} takes no weights: they are a learned evaluation")
+        self.weights = weights  # an explicit network: its file (read and checked now) or a Net
         self._weights = None if weights is None else load_weights(weights)
         self._leaf: tuple[tuple[str, int], Any, Evaluation] | None = None  # by game
         self.default = Limit(time=time, iterations=iterations)

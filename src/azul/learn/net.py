@@ -102,6 +102,9 @@ class Net:
         self.check(game)
         return Evaluator(self, game)
 
+    def __getstate__(self) -> dict[str, Any]:  # to helper processes: without the C arrays
+        return {**self.__dict__, "_compiled": {}}
+
     def compiled(self, module: Any) -> Any:
         """The weights as C arrays for a compiled core's search (``module``: azul.native's),
         made once per core."""
