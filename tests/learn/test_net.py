@@ -267,3 +267,33 @@ def test_the_benchmark_measures_the_search_with_a_network():
     game = azul.load_game("pavilion", players=3)
     rate, label = _learned(game, _positions(game, 0, count=1))
     assert rate > 0 and label == "network 64x64 hidden (random weights)"
+
+
+def score_reader(game):
+    """One linear layer that reads the evaluated seat's own score from its observation."""
+    from azul.interop.observation import named_views
+
+    size = game.info.observation_shape[0]
+    w = np.zeros((size, 1), np.float32)
+    named_views(game, w[:, 0])["scores"][0] = 1  # the observer's block comes first
+    return Net(np.ones(size, np.float32), ((w, np.zeros(1, np.float32)),), meta(size=size))
+
+
+@compiled
+@pytest.mark.parametrize(("name", "players"), [("pavilion", 3), ("sintra", 4)])
+def test_the_search_values_each_seat_from_its_own_point_of_view(name, players):
+    """A network that reads the seat's own score gives every seat its score, in numpy and in
+    C: the observation is the evaluated seat's, rotated so that it comes first."""
+    game = azul.load_game(name, players=players)
+    module = native.module(name)
+    reader = score_reader(game)
+    weights = reader.compiled(module)
+    obs = np.zeros(game.info.observation_shape, np.float32)
+    seen = set()
+    for core in positions(game, 200, seed=3):
+        for seat in range(players):
+            core.observe(seat, obs)
+            assert module.net_value(core, weights, seat) == core.scores()[seat]
+            assert reader.value(obs) == core.scores()[seat]
+            seen.add(core.scores()[seat])
+    assert len(seen) > 4  # the seats had different scores
