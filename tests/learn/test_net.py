@@ -227,6 +227,12 @@ def test_the_compiled_forward_pass_gives_the_numpy_values(name, players):
     print(f"{name} {players}p: {len(obs)} values, largest difference {worst:.2g} points")
 
 
+def obs1(core):
+    out = np.zeros(core.to_state().game.info.observation_shape, np.float32)
+    core.observe(1, out)
+    return out
+
+
 @compiled
 def test_the_compiled_search_refuses_a_network_of_another_size():
     game = azul.load_game("pavilion")
@@ -239,7 +245,11 @@ def test_the_compiled_search_refuses_a_network_of_another_size():
         module.search(
             core, module.Tree(), random.Random(1), 0.7, 1.5, 15, 0, [0, 0], None, 5, other
         )
-    weights = net.random_net(game, (4,)).compiled(module)
+    made = net.random_net(game, (4,))
+    w, b = made.layers[0]
+    odd = Net(made.scale.astype(np.float64), ((w.T.copy().T, b), made.layers[1]), made.meta)
+    weights = odd.compiled(module)  # float64 and a transposed view are taken too
+    assert module.net_value(core, weights, 1) == pytest.approx(float(made.value(obs1(core))))
     with pytest.raises(azul.AzulError, match="seat 2 is not a seat"):
         module.net_value(core, weights, 2)
     with pytest.raises(azul.AzulError, match="layers"):

@@ -110,8 +110,11 @@ class Net:
         made once per core."""
         found = self._compiled.get(module.__name__)
         if found is None:
+            c = np.ascontiguousarray  # any float arrays, as the C arrays want them
             found = module.Weights(
-                self.scale, [w for w, _ in self.layers], [b for _, b in self.layers]
+                c(self.scale, np.float32),
+                [c(w, np.float32) for w, _ in self.layers],
+                [c(b, np.float32) for _, b in self.layers],
             )
             self._compiled[module.__name__] = found
         return found
