@@ -1,5 +1,5 @@
-"""What bots know of Summer Pavilion: the evaluation, the "builder" and "bigpile" styles and
-round 6's endgame solver.
+"""What bots know of Summer Pavilion: the evaluation, the "builder" and "bigpile" styles,
+round 6's endgame solver, and the trained value networks that ship in ``values/<players>p.npz``.
 
 - Search leaves and the builder style: ``evaluation.evaluate``, which commits to a star.
 - The bigpile style: ``bigpile.evaluate``, a simple player's that shares nothing with the
@@ -10,7 +10,10 @@ round 6's endgame solver.
 
 from __future__ import annotations
 
-from azul.core.api import Strategy
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+from azul.core.api import Strategy, shipped_weights
 from azul.pavilion import bigpile, endgame, evaluation
 from azul.pavilion.state import PavilionState
 
@@ -22,6 +25,9 @@ def against_rivals(state: PavilionState, seat: int) -> float:
 
 
 class PavilionStrategy(Strategy[PavilionState]):
+    def value_weights(self, players: int) -> Traversable | None:
+        return shipped_weights(resources.files("azul.pavilion").joinpath("values"), players)
+
     def evaluate(self, state: PavilionState, seat: int) -> float:
         return against_rivals(state, seat)
 
