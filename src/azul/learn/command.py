@@ -8,6 +8,7 @@ the train extra; the run itself is imported when the command runs.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import sys
@@ -74,8 +75,6 @@ def given(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _option(text: str) -> tuple[str, Any]:
-    import json
-
     key, sep, value = text.partition("=")
     if not sep or not key:
         raise AzulError(f"game option {text!r} is not KEY=VALUE")
@@ -93,18 +92,20 @@ def default_folder(game: str, players: int) -> Path:
         try:
             from platformdirs import user_data_dir
         except ImportError:
-            raise AzulError("without --dir, training needs the train extra (platformdirs)") from None
+            raise AzulError("without --dir, training needs platformdirs: the train extra") from None
         base = Path(user_data_dir("azul-games"))
     return base / "runs" / f"{game}-{players}p"
 
 
-def run(args: argparse.Namespace, command: str) -> int:
+def run(args: argparse.Namespace) -> int:
     """Start or resume the run the arguments describe; prints where its files are."""
     try:
         from azul.learn import config as settings
         from azul.learn.run import Run
     except ImportError as e:
-        raise AzulError(f"training needs the train extra: pip install 'azul-games[train]' ({e})")
+        raise AzulError(
+            f"training needs the train extra: pip install 'azul-games[train]' ({e})"
+        ) from None
     wanted = given(args)
     folder = args.dir or default_folder(args.game, wanted.get("players", 2))
     if folder.exists() and not folder.is_dir():
@@ -114,8 +115,7 @@ def run(args: argparse.Namespace, command: str) -> int:
     check(args.backend, args.workers)
     config = settings.merge(folder, wanted)
     print(f"run folder: {folder}", flush=True)
-    trainer = Run(folder, config, args.backend, args.workers, args.address, not args.quiet,
-                  command)  # fmt: skip
+    trainer = Run(folder, config, args.backend, args.workers, args.address, not args.quiet)
     curve = trainer.go()
     print(f"done: {len(curve)} generations; curve in {folder / 'curve.json'}")
     return 0
@@ -130,7 +130,18 @@ def main(argv: list[str] | None = None) -> int:
     add_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        return run(args, shlex.join(["python", "-m", "azul.learn", *argv]))
+        return run(args)
     except AzulError as e:
         print(f"azul.learn: error: {e}", file=sys.stderr)
         return 2
+
+
+def reproduce(config: Any) -> str:
+    """The command that trains the run of ``config`` (a ``Config``) from the start."""
+    words = ["python", "-m", "azul.learn", config.game, "--players", str(config.players)]
+    for key, value in sorted(config.options.items()):
+        words += ["-o", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]
+    words += ["--hidden", ",".join(map(str, config.hidden))]
+    for name, _, _ in SETTINGS:
+        words += ["--" + name.replace("_", "-"), str(getattr(config, name))]
+    return shlex.join(words)

@@ -112,10 +112,8 @@ def merge(folder: Path, given: dict[str, Any]) -> Config:
     differ = [k for k, v in stored.to_json().items() if wanted[k] != v]
     if differ:
         shown = ", ".join(f"{k}={stored.to_json()[k]!r} (given {wanted[k]!r})" for k in differ)
-        raise OptionError(
-            f"the run in {folder} was started with {shown}: resume it with its own settings, "
-            "or start another run in another folder"
-        )
+        advice = "resume it with its own settings or start another run in another folder"
+        raise OptionError(f"the run in {folder} was started with {shown}: {advice}")
     return stored
 
 

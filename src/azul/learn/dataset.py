@@ -12,7 +12,7 @@ import numpy as np
 
 from azul.core.errors import AzulError
 
-KEYS = ("obs", "mover", "scores")  # and "seconds": how long the game took
+KEYS = ("obs", "mover", "scores")  # and "action" (the moves) and "seconds" (the time taken)
 
 
 def generation_folder(run: Path, generation: int) -> Path:

@@ -11,6 +11,7 @@ the one kept.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Callable
@@ -38,7 +39,7 @@ def initial(size: int, hidden: tuple[int, ...], rng: np.random.Generator) -> Lay
             (rng.standard_normal((a, b)) * np.sqrt(2 / a)).astype(np.float32),
             np.zeros(b, np.float32),
         )
-        for a, b in zip(sizes, sizes[1:], strict=False)
+        for a, b in itertools.pairwise(sizes)
     ]
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from azul import load_game
 from azul.core.errors import AzulError
 from azul.learn import dataset, fit, gate, selfplay, workers
+from azul.learn.command import reproduce
 from azul.learn.config import Config, write_json
 from azul.learn.curve import plot, rows
 
@@ -49,13 +50,12 @@ class Run:
         workers: int = 1,
         address: str | None = None,
         progress: bool = True,
-        command: str = "",
         tick: Tick = lambda what: None,
     ):
         workers_check(backend, workers)
         self.folder, self.config = folder, config
         self.backend, self.workers, self.address = backend, workers, address
-        self.progress, self.command, self.tick = progress, command, tick
+        self.progress, self.tick = progress, tick
         self.options = config.game_options()
         self.size = load_game(config.game, **self.options).info.observation_shape[0]
 
@@ -132,7 +132,7 @@ class Run:
         }  # fmt: skip
         meta = {
             "game": c.game, "players": c.players, "options": self.options,
-            "observation_size": self.size, "generation": g, "command": self.command,
+            "observation_size": self.size, "generation": g, "command": reproduce(c),
             "commit": commit(), "trained": trained,
         }  # fmt: skip
         save_weights(path, layers, scale, meta)
@@ -208,9 +208,7 @@ def read_lines(path: Path) -> dict[int, dict[str, Any]]:
     return found
 
 
-def save_weights(
-    path: Path, layers: fit.Layers, scale: np.ndarray, meta: dict[str, Any]
-) -> None:
+def save_weights(path: Path, layers: fit.Layers, scale: np.ndarray, meta: dict[str, Any]) -> None:
     """The network file: ``scale``, ``w0, b0, ...`` as float16 and ``meta`` (JSON)."""
     arrays: dict[str, Any] = {"scale": scale.astype(np.float16)}
     for i, (w, b) in enumerate(layers):

@@ -64,7 +64,8 @@ def observe_all(state: State, out: np.ndarray) -> None:
 
 def play(job: Job) -> dict[str, np.ndarray]:
     """Play one self-play game: ``obs`` (positions, seats, observation size; float16),
-    ``mover`` (the seat to move in each position), ``scores`` (each seat's final score)."""
+    ``mover`` (the seat to move in each position), ``action`` (the move played there) and
+    ``scores`` (each seat's final score)."""
     game = load_game(job.game, **dict(job.options))
     state = game.new_initial_state(job.seed)
     n = game.num_players()
@@ -73,6 +74,7 @@ def play(job: Job) -> dict[str, np.ndarray]:
     chance = random.Random(~job.seed)
     rows: list[np.ndarray] = []
     movers: list[int] = []
+    actions: list[int] = []
     buffer = np.zeros((n, game.info.observation_shape[0]), np.float32)
     try:
         while not state.is_terminal():
@@ -84,12 +86,14 @@ def play(job: Job) -> dict[str, np.ndarray]:
             observe_all(state, buffer)
             rows.append(buffer.astype(np.float16))
             movers.append(p)
-            state.apply_action(pick(bots[p].analyse(state), rng, len(movers) <= job.explore))
+            actions.append(pick(bots[p].analyse(state), rng, len(movers) <= job.explore))
+            state.apply_action(actions[-1])
     finally:
         for bot in bots:
             bot.close()
     return {
         "obs": np.stack(rows),
         "mover": np.array(movers, np.int8),
+        "action": np.array(actions, np.int32),
         "scores": np.array(state.scores(), np.int16),
     }
