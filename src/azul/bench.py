@@ -12,6 +12,8 @@ from typing import Any
 from azul.core.api import Game, State
 from azul.i18n import _
 
+HIDDEN = (64, 64)  # the hidden layers of the measured network where the game ships none
+
 
 @dataclass
 class BenchResult:
@@ -84,6 +86,8 @@ class Comparison:
     playout_seconds: float
     mcts_python: float  # MCTS iterations per second, searching in Python
     mcts_native: float  # the same searches on the compiled core (the same decisions)
+    mcts_learned: float | None = None  # the compiled searches with a value network at the leaves
+    network: str = ""  # which network: the shipped one, or random weights of its shape
 
     def lines(self) -> list[str]:
         def times(x: float) -> str:
@@ -107,6 +111,15 @@ class Comparison:
                 + f" ({times(self.mcts_native / self.mcts_python)})",
             ),
         ]
+        if self.mcts_learned is not None:
+            share = self.mcts_learned / self.mcts_native
+            rows.append(
+                (
+                    _("MCTS learned"),
+                    _("{n:,.0f} iterations/s").format(n=self.mcts_learned)
+                    + f" ({share:.0%}), {self.network}",
+                )
+            )
         return [f"{label:<16} {value}" for label, value in rows]
 
 
@@ -122,9 +135,32 @@ def compare(game: Game[Any], compiled: Any, python: BenchResult, seed: int = 0) 
     steps = sum(state.playout(seed + g) for g, state in enumerate(starts))
     seconds = time.perf_counter() - start
     positions = _positions(game, seed, count=8)
+    hand = _mcts(positions, True)
+    learned, network = _learned(game, positions)
     return Comparison(
-        python, native, steps, seconds, _mcts(positions, False), _mcts(positions, True)
+        python, native, steps, seconds, _mcts(positions, False), hand, learned, network
     )
+
+
+def _learned(game: Game[Any], positions: list[State]) -> tuple[float | None, str]:
+    """MCTS iterations per second in C with the game's shipped value network at the leaves,
+    or one of random weights and the training's default shape where none ships (the speed is
+    the same); None without numpy."""
+    import importlib.util
+
+    if importlib.util.find_spec("numpy") is None:
+        return None, ""
+    from azul.bots.evaluation import value_net
+    from azul.learn import net
+
+    shipped = value_net(game, "auto")
+    if shipped is not None:
+        found = _("generation {n}").format(n=shipped.meta["generation"])
+    else:
+        shipped, found = net.random_net(game, HIDDEN), _("random weights")
+    hidden = "x".join(map(str, shipped.hidden)) or "0"
+    label = _("network {hidden} hidden ({found})").format(hidden=hidden, found=found)
+    return _mcts(positions, True, weights=shipped), label
 
 
 def _positions(game: Game[Any], seed: int, count: int) -> list[State]:
@@ -142,13 +178,16 @@ def _positions(game: Game[Any], seed: int, count: int) -> list[State]:
     return found
 
 
-def _mcts(positions: list[State], native: bool, iterations: int = 400) -> float:
-    """MCTS iterations per second over ``positions`` (fixed seed and iterations)."""
+def _mcts(
+    positions: list[State], native: bool, iterations: int = 400, weights: Any = None
+) -> float:
+    """MCTS iterations per second over ``positions`` (fixed seed and iterations), with the
+    hand evaluation or the value network ``weights`` (an ``azul.learn.net.Net``)."""
     from azul.bots.mcts import MCTSBot
 
+    leaves = {"eval": "hand"} if weights is None else {"weights": weights}
     start = time.perf_counter()
     for state in positions:
-        MCTSBot(seed=1, iterations=iterations, native=native, endgame=False).search(
-            state, None, iterations
-        )
+        bot = MCTSBot(seed=1, iterations=iterations, native=native, endgame=False, **leaves)
+        bot.search(state, None, iterations)
     return iterations * len(positions) / (time.perf_counter() - start)

@@ -5,8 +5,12 @@ position reseeded from the bot's generator, so unknown draws are sampled from pu
 (never from the real generator). Tree nodes are keyed by action; an action's statistics are shared
 by every sampled future in which it is legal, and exploration counts how often it was available
 (single-observer ISMCTS). Leaves are scored by the game's search evaluation (for Summer Pavilion
-one that plans the hand's placements), as each player's lead over the best other player, squashed
-into -1..1; finished games score their result plus the margin.
+one that plans the hand's placements), or by its trained value network (``eval``: ``auto`` uses
+the network wherever one ships for the game and its number of players; ``weights`` gives one:
+a file, or an ``azul.learn.net.Net``),
+as each player's lead over the best other player, squashed into -1..1; finished games score
+their result plus the margin. Progressive widening ranks a node's actions by the hand evaluation
+(``rank="hand"``) or by the leaves' evaluation (``rank="leaf"``).
 The tree is kept between moves when the game went on along it. Where the game has a compiled core
 (``azul.native``), the search runs in C on it, drawing from the bot's generator at the
 same points, so it makes the same decisions as the Python search, only faster (``native=False``
@@ -25,10 +29,12 @@ from typing import Any
 
 from azul import native as compiled
 from azul.bots.base import Bot, Candidate, Limit, ranked, settle_chance
-from azul.bots.evaluation import Evaluation, evaluator
+from azul.bots.evaluation import Evaluation, check_eval, evaluator, load_weights, value_net
 from azul.bots.parallel import Helpers, RootStats
-from azul.core.api import State
-from azul.core.errors import AzulError
+from azul.core.api import Game, State
+from azul.core.errors import AzulError, OptionError
+
+RANKS = ("hand", "leaf")  # what progressive widening ranks by
 
 
 class Node:
@@ -58,12 +64,24 @@ class MCTSBot(Bot):
         workers: int = 1,
         endgame: bool = True,
         native: bool = True,
+        eval: str = "auto",
+        weights: Any = None,
+        rank: str = "hand",
     ):
         super().__init__(seed)
         if iterations is None and time is None:
             raise AzulError("mcts needs an iteration or a time limit")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise AzulError(f"mcts workers {workers!r} is not a positive integer")
+        self.eval = check_eval(eval)  # what values the leaves: evaluation.EVALS
+        if rank not in RANKS:
+            raise OptionError(f"mcts rank {rank!r} is not one of {', '.join(RANKS)}")
+        self.rank = rank
+        if weights is not None and eval == "hand":
+            raise OptionError(f"mcts eval={eval} takes no weights: they are a learned evaluation")
+        self.weights = weights  # an explicit network: its file (read and checked now) or a Net
+        self._weights = None if weights is None else load_weights(weights)
+        self._leaf: tuple[tuple[str, int], Any, Evaluation] | None = None  # by game
         self.default = Limit(time=time, iterations=iterations)
         self.c = c
         self.scale = scale
@@ -112,24 +130,44 @@ class MCTSBot(Bot):
     def search(self, state: State, deadline: float | None, iterations: int | None) -> RootStats:
         """Search ``state`` until ``deadline`` (``time.time()``; at least one iteration) or
         for ``iterations``; the root's (visits, total reward) per action searched."""
-        evaluate = evaluator(state, search=True)
+        net, evaluate = self._leaves(state.game)
         self._base = [evaluate(state, p) for p in range(state.num_players())]
         module = compiled.module(state.game.name) if self.native else None
         if module is not None:
-            return self._search_compiled(module, state, deadline, iterations)
+            return self._search_compiled(module, state, deadline, iterations, net)
+        rank = evaluate if self.rank == "leaf" else evaluator(state, search=True)
         root = self._reused_root(state)
         n = 0
         while iterations is None or n < iterations:
             if deadline is not None and n and time.time() >= deadline:
                 break
-            self._iterate(state, root, evaluate)
+            self._iterate(state, root, evaluate, rank)
             n += 1
         if self.reuse:
             self._tree = (state.clone(), root)
         return {a: (child.visits, child.total) for a, child in root.children.items()}
 
+    def leaf_network(self, game: Game[Any]) -> Any:
+        """The value network (``azul.learn.net.Net``) at this bot's leaves in ``game``, or None
+        for the hand evaluation."""
+        return self._leaves(game)[0]
+
+    def _leaves(self, game: Game[Any]) -> tuple[Any, Evaluation]:
+        """The network at the leaves in ``game`` (or None) and the leaves' evaluation."""
+        key = (game.name, game.num_players())
+        if self._leaf is None or self._leaf[0] != key:
+            net = value_net(game, self.eval, self._weights)
+            leaf = game.strategy().evaluate_leaf if net is None else net.evaluator(game)
+            self._leaf = (key, net, leaf)
+        return self._leaf[1], self._leaf[2]
+
     def _search_compiled(
-        self, module: Any, state: State, deadline: float | None, iterations: int | None
+        self,
+        module: Any,
+        state: State,
+        deadline: float | None,
+        iterations: int | None,
+        net: Any,
     ) -> RootStats:
         """``search`` in C on the game's compiled core (``module``: azul.native)."""
         kept = self._kept_path(state)
@@ -144,9 +182,10 @@ class MCTSBot(Bot):
             else:
                 tree = old if not moves else old.subtree(node)
         core = module.Core.from_state(state)
+        weights = None if net is None else net.compiled(module)
         module.search(
             core, tree, self.rng, self.c, self.widen, self.scale, self.own, self._base,
-            deadline, iterations,
+            deadline, iterations, weights, self.rank == "leaf",
         )  # fmt: skip
         if self.reuse:
             self._tree = (state.clone(), tree)
@@ -162,6 +201,9 @@ class MCTSBot(Bot):
                 widen=self.widen,
                 own=self.own,
                 native=self.native,
+                eval=self.eval,
+                weights=self.weights,
+                rank=self.rank,
             )  # helpers never reach the endgame solver: the main process answers first
             limit = dict(iterations=self.default.iterations, time=self.default.time)
             options = [
@@ -177,7 +219,9 @@ class MCTSBot(Bot):
             self._finalizer()  # Helpers.close, once
         self._pool = self._finalizer = None
 
-    def _iterate(self, root_state: State, root: Node, evaluate: Evaluation) -> None:
+    def _iterate(
+        self, root_state: State, root: Node, evaluate: Evaluation, rank: Evaluation
+    ) -> None:
         s = self.private_clone(root_state)
         node = root
         path: list[tuple[Node, int]] = []  # (node, player who chose the action into it)
@@ -189,7 +233,7 @@ class MCTSBot(Bot):
             p = s.current_player()
             legal = s.legal_actions()
             if node.visits and self.widen:
-                legal = self._widened(node, s, legal, evaluate)
+                legal = self._widened(node, s, legal, rank)
             fresh = [a for a in legal if a not in node.children]
             if fresh:
                 a = fresh[0] if node.order is not None else self.rng.choice(fresh)

@@ -1,7 +1,7 @@
 # The MCTS search of ``azul.bots.mcts`` in C, for a game's compiled core: included at the end
 # of ``azul/<game>/_core.pyx``, whose ``Core`` gives ``_legal``, ``_step``, ``_evaluate``,
-# ``_returns``, ``_apply_chance``, ``chance_outcomes`` and ``clone``, and whose module defines
-# ``MAXLEGAL``, ``MAXP`` and ``OVER``. Every step mirrors ``MCTSBot._iterate``, ``_widened``
+# ``_observe``, ``_returns``, ``_apply_chance``, ``chance_outcomes`` and ``clone``, and whose
+# module defines ``MAXLEGAL``, ``MAXP`` and ``OVER`` (and includes ``_net.pxi``). Every step mirrors ``MCTSBot._iterate``, ``_widened``
 # and ``_rewards`` in the same order, and draws from the bot's ``random.Random`` where they
 # draw, so that both searches make the same decisions.
 
@@ -121,17 +121,26 @@ cdef class Tree:
 cdef struct Params:
     double c, widen, scale, own
     double base[MAXP]
+    NetC* leaf  # the value network at the leaves, or NULL: the hand evaluation
+    NetC* rank  # the same for the widening's ranking
 
 
 def search(Core state, Tree tree, rng, double c, double widen, double scale, double own,
-           base, deadline, iterations):
+           base, deadline, iterations, Weights net=None, bint rank_by_net=False):
     """``MCTSBot.search`` on the compiled core: iterate from ``state`` on ``tree`` (root 0)
     until ``deadline`` (``time.time()``; at least one iteration) or for ``iterations``, drawing
     from ``rng`` (the bot's ``random.Random``) exactly where the Python search draws, so that
-    both make the same decisions. Returns the number of iterations."""
+    both make the same decisions. With ``net`` the leaves are valued by that network instead of
+    the hand evaluation (and the widening ranks by it too with ``rank_by_net``). Returns the
+    number of iterations."""
     cdef Params prm
     cdef int n = 0, p
     prm.c, prm.widen, prm.scale, prm.own = c, widen, scale, own
+    prm.leaf = prm.rank = NULL
+    if net is not None:
+        _fits(state, net)
+        prm.leaf = &net.net
+        prm.rank = prm.leaf if rank_by_net else NULL
     for p in range(state.r.players):
         prm.base[p] = base[p]
     while iterations is None or n < iterations:
@@ -140,6 +149,33 @@ def search(Core state, Tree tree, rng, double c, double widen, double scale, dou
         _iterate(state, tree, rng, &prm)
         n += 1
     return n
+
+
+cdef int _fits(Core state, Weights net) except -1:
+    if net.net.nin != state.r.observation_size:
+        raise AzulError(
+            f"the network reads {net.net.nin} observation entries; this game has "
+            f"{state.r.observation_size}"
+        )
+    return 0
+
+
+def net_value(Core state, Weights net, int seat):
+    """The network's value (points) of ``state`` for ``seat``, as the search's leaves see it."""
+    _fits(state, net)
+    if not 0 <= seat < state.r.players:
+        raise AzulError(f"seat {seat} is not a seat of this game")
+    return _leaf_value(state, &net.net, seat)
+
+
+cdef double _leaf_value(Core s, NetC* net, int p) noexcept:
+    """The value of ``s`` for ``p`` in points: the network's if there is one, else the hand
+    evaluation's."""
+    cdef float obs[NET_MAXIN]
+    if net == NULL:
+        return s._evaluate(p)
+    s._observe(p, obs)
+    return net_forward(net, obs)
 
 
 cdef _settle(Core s, rng):
@@ -169,7 +205,7 @@ cdef _iterate(Core root_state, Tree tree, rng, Params* prm):
         p = s.s.player
         nl = s._legal(legal)
         if tree.nodes[node].visits and prm.widen:
-            nl = _widened(tree, node, s, legal, nl, rng, prm.widen)
+            nl = _widened(tree, node, s, legal, nl, rng, prm)
         nf = 0
         for i in range(nl):
             if tree._child(node, legal[i]) < 0:
@@ -211,7 +247,7 @@ cdef _iterate(Core root_state, Tree tree, rng, Params* prm):
         tree.nodes[path_node[i]].total += rewards[path_player[i]]
 
 
-cdef int _widened(Tree tree, int node, Core s, int* legal, int nl, rng, double widen) except -1:
+cdef int _widened(Tree tree, int node, Core s, int* legal, int nl, rng, Params* prm) except -1:
     """Progressive widening as ``MCTSBot._widened``: rank once by one ply of the evaluation,
     then keep the best 1 + widen * sqrt(visits); ``legal`` is rewritten, its length returned."""
     cdef Node* nd = &tree.nodes[node]
@@ -230,7 +266,7 @@ cdef int _widened(Tree tree, int node, Core s, int* legal, int nl, rng, double w
             child._step(legal[i])
             if s.r.explicit:
                 _settle(child, rng)
-            values[i] = child._evaluate(p)
+            values[i] = _leaf_value(child, prm.rank, p)
         for i in range(nl):  # a stable sort, best value first (sorted(key=-value))
             j = i
             while j > 0 and -values[order[j - 1]] > -values[i]:
@@ -244,7 +280,7 @@ cdef int _widened(Tree tree, int node, Core s, int* legal, int nl, rng, double w
         for i in range(nl):
             nd.ranked[i] = legal[order[i]]
         nd.nranked = nl
-    k = 1 + <int>(widen * sqrt(<double>nd.visits))
+    k = 1 + <int>(prm.widen * sqrt(<double>nd.visits))
     for i in range(nl):
         a = legal[i]
         rank[i] = -1
@@ -278,7 +314,7 @@ cdef void _rewards(Core s, Params* prm, bint over, double* rewards) noexcept:
     cdef double result[MAXP]
     cdef double other, lead, gain
     for p in range(n):
-        values[p] = <double>s.s.points[p] if over else s._evaluate(p)
+        values[p] = <double>s.s.points[p] if over else _leaf_value(s, prm.leaf, p)
     if over:
         s._returns(result)
     for p in range(n):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from azul.core.errors import IllegalMoveError, Message, OptionError
@@ -82,6 +83,12 @@ class Strategy(Generic[S]):
         """The evaluation for the leaves of a search: may be slower and better informed."""
         return self.evaluate(state, seat)
 
+    def value_weights(self, players: int) -> Traversable | None:
+        """The file of the trained value network (``azul.learn.net``) that the search may use
+        at its leaves instead of ``evaluate_leaf``, for games of ``players``; None where none
+        ships (the default)."""
+        return None
+
     def endgame_values(self, state: S, deadline: float | None = None) -> dict[int, float] | None:
         """The exact value of each legal action where a solver reaches the end of the game
         from ``state``; None outside its reach or once ``deadline`` (``time.time()``) passed."""
@@ -97,6 +104,13 @@ class Strategy(Generic[S]):
         """The position's worth to ``seat`` in points as the player of ``style`` (one of
         ``styles()``) sees it; a style the game does not have raises OptionError."""
         raise style_error(state.game.name, style, self.styles())
+
+
+def shipped_weights(folder: Traversable, players: int) -> Traversable | None:
+    """``folder/<players>p.npz`` if it is a file, else None: where a game keeps the value
+    networks it ships (``Strategy.value_weights``)."""
+    found = folder.joinpath(f"{players}p.npz")
+    return found if found.is_file() else None
 
 
 def style_error(game: str, style: str, styles: tuple[str, ...]) -> OptionError:

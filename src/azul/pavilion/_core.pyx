@@ -14,6 +14,7 @@ from azul.core.errors import AzulError, IllegalMoveError
 from azul.pavilion import commitment, data, evaluation, tables
 
 include "../core/_common.pxi"
+include "../core/_net.pxi"
 
 cdef enum:
     NC = 6
@@ -167,6 +168,7 @@ cdef class Rules:
     cdef readonly object game
     cdef int players, factories, nsrc, explicit, grey, discard_at_last_pass, has_floor, floor
     cdef int place_base, pass_base, bonus_base, size
+    cdef int observation_size  # the entries of Core.observe
     cdef int cost[NSPACES]
     cdef int8_t wilds_lo[7][42]  # -1: no payment
     cdef int8_t wilds_hi[7][42]
@@ -198,6 +200,7 @@ cdef class Rules:
         self.pass_base = game.actions.pass_base
         self.bonus_base = game.actions.bonus_base
         self.size = game.actions.size
+        self.observation_size = game.info.observation_shape[0]
         for sp in range(NSPACES):
             self.cost[sp] = board.cost[sp]
         for n in range(7):
@@ -1184,18 +1187,23 @@ cdef class Core:
     def observe(self, int seat, float[::1] out):
         """Write the observation of ``azul.pavilion.observation.observe`` seen by ``seat``
         into ``out`` (a float32 vector of the game's observation size; zeroed here)."""
+        cdef int size = self.r.observation_size
+        if out.shape[0] != size:
+            raise AzulError(f"the observation has {size} entries, not {out.shape[0]}")
+        if not 0 <= seat < self.r.players:
+            raise AzulError(f"seat {seat} is not a seat of this game")
+        self._observe(seat, &out[0])
+
+    cdef void _observe(self, int seat, float* out) noexcept nogil:
+        """``observe`` into a C array of ``Rules.observation_size`` floats, unchecked."""
         cdef S* s = &self.s
         cdef int n = self.r.players, nsrc = self.r.nsrc, i, c, q, p, sp
         cdef int o_wild = 6, o_decision = 12, o_move = 15, o_token = o_move + n
         cdef int o_owed = o_token + n + 1, o_src = o_owed + 1, o_supply = o_src + nsrc * NC
         cdef int o_bag = o_supply + NC, o_tower = o_bag + NC, o_scores = o_tower + NC
         cdef int o_passed = o_scores + n, o_hands = o_passed + n, o_kept = o_hands + n * NC
-        cdef int o_boards = o_kept + n * NC, size = o_boards + n * NSPACES * NC
-        if out.shape[0] != size:
-            raise AzulError(f"the observation has {size} entries, not {out.shape[0]}")
-        if not 0 <= seat < n:
-            raise AzulError(f"seat {seat} is not a seat of this game")
-        for i in range(size):
+        cdef int o_boards = o_kept + n * NC
+        for i in range(self.r.observation_size):
             out[i] = 0
         out[s.round - 1] = 1
         out[o_wild + WILD_BY_ROUND[s.round]] = 1

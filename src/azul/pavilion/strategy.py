@@ -1,5 +1,5 @@
-"""What bots know of Summer Pavilion: the evaluation, the "builder" style and round 6's
-endgame solver.
+"""What bots know of Summer Pavilion: the evaluation, the "builder" style, round 6's
+endgame solver, and the trained value networks that ship in ``values/<players>p.npz``.
 
 - Search leaves and the builder style: ``evaluation.evaluate``, which commits to a star.
 - The heuristic bot: that value of the position less the best opponent's, so that its one ply
@@ -8,7 +8,10 @@ endgame solver.
 
 from __future__ import annotations
 
-from azul.core.api import Strategy
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+from azul.core.api import Strategy, shipped_weights
 from azul.pavilion import endgame, evaluation
 from azul.pavilion.state import PavilionState
 
@@ -20,6 +23,9 @@ def against_rivals(state: PavilionState, seat: int) -> float:
 
 
 class PavilionStrategy(Strategy[PavilionState]):
+    def value_weights(self, players: int) -> Traversable | None:
+        return shipped_weights(resources.files("azul.pavilion").joinpath("values"), players)
+
     def evaluate(self, state: PavilionState, seat: int) -> float:
         return against_rivals(state, seat)
 

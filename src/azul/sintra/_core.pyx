@@ -12,6 +12,7 @@ from libc.math cimport pow
 from azul.core.errors import AzulError, IllegalMoveError
 
 include "../core/_common.pxi"
+include "../core/_net.pxi"
 
 cdef enum:
     NC = 5
@@ -59,6 +60,7 @@ cdef class Rules:
     cdef readonly object game
     cdef int players, factories, nsrc, explicit, side_a, has_floor, floor
     cdef int bottom, penalty, joker_strip, joker_side, back, keep_base, size
+    cdef int observation_size  # the entries of Core.observe
     cdef uint8_t accept[16][32]
     cdef int8_t pattern[16][SPACES]
     cdef int window_values[SLOTS]
@@ -87,6 +89,7 @@ cdef class Rules:
         self.back = game.actions.back
         self.keep_base = game.actions.keep_base
         self.size = game.actions.size
+        self.observation_size = game.info.observation_shape[0]
         for i, row in enumerate(game.accept):
             for m, v in enumerate(row):
                 self.accept[i][m] = v
@@ -756,9 +759,17 @@ cdef class Core:
     def observe(self, int seat, float[::1] out):
         """Write the observation of ``azul.sintra.observation.observe`` seen by ``seat`` into
         ``out`` (a float32 vector of the game's observation size; zeroed here)."""
-        cdef Rules r = self.r
+        cdef int size = self.r.observation_size
+        if out.shape[0] != size:
+            raise AzulError(f"the observation has {size} entries, not {out.shape[0]}")
+        if not 0 <= seat < self.r.players:
+            raise AzulError(f"seat {seat} is not a seat of this game")
+        self._observe(seat, &out[0])
+
+    cdef void _observe(self, int seat, float* out) noexcept nogil:
+        """``observe`` into a C array of ``Rules.observation_size`` floats, unchecked."""
         cdef S* s = &self.s
-        cdef int n = r.players, nsrc = r.nsrc, T = r.bottom + 1
+        cdef int n = self.r.players, nsrc = self.r.nsrc, T = self.r.bottom + 1
         cdef int i, c, k, p, q, slot, f, o
         cdef int8_t* pat
         # offsets of the layout's pieces
@@ -770,12 +781,7 @@ cdef class Core:
         cdef int o_side = o_present + n * SLOTS, o_pattern = o_side + n * SLOTS
         cdef int o_pieces = o_pattern + n * SLOTS * SPACES * (NC + 1)
         cdef int o_windows = o_pieces + n * SLOTS * SPACES * NC
-        cdef int size = o_windows + n * SLOTS * FRAMES * NC
-        if out.shape[0] != size:
-            raise AzulError(f"the observation has {size} entries, not {out.shape[0]}")
-        if not 0 <= seat < n:
-            raise AzulError(f"seat {seat} is not a seat of this game")
-        for i in range(size):
+        for i in range(self.r.observation_size):
             out[i] = 0
         out[o_round + s.round - 1] = 1
         c = s.indicator[s.round - 1]
@@ -811,7 +817,7 @@ cdef class Core:
                     continue
                 out[o_present + q * SLOTS + slot] = 1
                 out[o_side + q * SLOTS + slot] = s.sides[i]
-                pat = r.pattern[s.strips[i] * 2 + s.sides[i]]
+                pat = self.r.pattern[s.strips[i] * 2 + s.sides[i]]
                 for k in range(SPACES):
                     o = (q * SLOTS + slot) * SPACES + k
                     out[o_pattern + o * (NC + 1) + (NC if pat[k] == JOKER else pat[k])] = 1
