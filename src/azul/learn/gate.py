@@ -26,10 +26,9 @@ class GateJob:
 
 def spec(weights: str | None, iterations: int) -> BotSpec:
     """The gate's MCTS on a network (its file) or on the hand evaluation (None)."""
-    options: tuple[tuple[str, Any], ...] = (("iterations", iterations),)
-    if weights is not None:
-        options += (("values", weights),)
-    return BotSpec("mcts", options)
+    if weights is None:
+        return BotSpec("mcts", (("iterations", iterations), ("eval", "hand")))
+    return BotSpec("mcts", (("iterations", iterations), ("eval", "learned"), ("weights", weights)))
 
 
 def jobs(

@@ -25,7 +25,7 @@ import numpy as np
 
 from azul import load_game
 from azul.core.errors import AzulError
-from azul.learn import dataset, fit, gate, selfplay, workers
+from azul.learn import dataset, fit, gate, net, selfplay, workers
 from azul.learn.command import reproduce
 from azul.learn.config import Config, write_json
 from azul.learn.curve import plot, rows
@@ -135,7 +135,7 @@ class Run:
             "observation_size": self.size, "generation": g, "command": reproduce(c),
             "commit": commit(), "trained": trained,
         }  # fmt: skip
-        save_weights(path, layers, scale, meta)
+        net.save(path, layers, scale, meta)
 
     # -- gates ---------------------------------------------------------------------------
     def _gate(self, g: int, best: int) -> bool:
@@ -206,17 +206,6 @@ def read_lines(path: Path) -> dict[int, dict[str, Any]]:
             continue
         found[int(doc["index"])] = doc
     return found
-
-
-def save_weights(path: Path, layers: fit.Layers, scale: np.ndarray, meta: dict[str, Any]) -> None:
-    """The network file: ``scale``, ``w0, b0, ...`` as float16 and ``meta`` (JSON)."""
-    arrays: dict[str, Any] = {"scale": scale.astype(np.float16)}
-    for i, (w, b) in enumerate(layers):
-        arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(np.float16), b.astype(np.float16)
-    arrays["meta"] = np.array(json.dumps(meta))
-    tmp = path.with_name(path.stem + ".tmp.npz")
-    np.savez(tmp, **arrays)
-    tmp.replace(path)
 
 
 def commit() -> str:

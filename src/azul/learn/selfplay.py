@@ -38,8 +38,8 @@ class Job:
 def searcher(seed: int, iterations: int, weights: str | None) -> MCTSBot:
     """The compiled MCTS at a fixed iteration count, on the hand evaluation or a network."""
     if weights is None:
-        return MCTSBot(seed=seed, iterations=iterations)
-    return MCTSBot(seed=seed, iterations=iterations, values=weights)  # type: ignore[call-arg]
+        return MCTSBot(seed=seed, iterations=iterations, eval="hand")
+    return MCTSBot(seed=seed, iterations=iterations, eval="learned", weights=weights)
 
 
 def pick(candidates: list[Candidate], rng: random.Random, explore: bool) -> int:
