@@ -23,10 +23,10 @@ def test_a_tiny_run_end_to_end(tmp_path):
     assert not (tmp_path / "gen-002" / "games").exists()  # the last network plays no games
     with np.load(tmp_path / "gen-002" / "weights.npz", allow_pickle=False) as f:
         meta = json.loads(str(f["meta"]))
-        assert f["w0"].shape == (607, 64) and f["w2"].shape == (64, 1)
+        assert f["w0"].shape == (1206, 64) and f["w2"].shape == (64, 1)
         assert {f[k].dtype for k in f.files if k != "meta"} == {np.dtype(np.float16)}
-    assert meta["generation"] == 2 and meta["observation_size"] == 607
-    assert meta["command"].startswith("python -m azul.learn pavilion --players 2")
+    assert meta["generation"] == 2 and meta["observation_size"] == 1206
+    assert meta["command"].startswith("python -m azul.learn sintra --players 2 --hidden 64,64")
     assert meta["trained"]["generations"] == [0, 1]
     assert {"game", "players", "options", "commit"} <= set(meta)
     gate = json.loads((tmp_path / "gen-002" / "gate.json").read_text())

@@ -1,12 +1,12 @@
 """Fitting the value network: an MLP (ReLU hidden layers, one linear output: the seat's final
 score in points) trained by Adam on the squared error, in numpy.
 
-The inputs are multiplied by a per-feature ``scale`` (1 / the largest magnitude seen in the
-training data); the targets are standardised while training and the output layer is rescaled
+The inputs are multiplied by a per-feature ``scale`` (1 / the spread seen in the training
+data, at most 1); the targets are standardised while training and the output layer is rescaled
 to points at the end. After every epoch the whole state of the fit (weights, Adam's moments,
 the generator, the curve) is written to a checkpoint, so a killed fit resumes at the next
 epoch and ends exactly as an uninterrupted one. The epoch with the lowest held-out error is
-the one kept.
+the one kept (the held-out games are checked four times an epoch).
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ import numpy as np
 from azul.learn.dataset import Samples
 
 Layers = list[tuple[np.ndarray, np.ndarray]]  # (w (in, out), b (out,)) per layer
+CHECKS = 4  # held-out checks per epoch: with few games the best point comes early
 
 
 def feature_scale(x: np.ndarray) -> np.ndarray:
-    """1 / the largest magnitude of each feature (1 where a feature is always 0)."""
-    top = np.abs(x).max(axis=0).astype(np.float32)
-    return np.where(top > 0, 1 / np.where(top > 0, top, 1), 1).astype(np.float32)
+    """1 / the spread (standard deviation) of each feature, never above 1: 0/1 flags stay as
+    they are, counts and scores get a spread of about 1 (1 where a feature never changes)."""
+    sd = x.astype(np.float32).std(axis=0)
+    return np.minimum(1, 1 / np.where(sd > 0, sd, 1)).astype(np.float32)
 
 
 def initial(size: int, hidden: tuple[int, ...], rng: np.random.Generator) -> Layers:
@@ -109,16 +111,23 @@ class Fit:
         self.best: tuple[float, Layers] = (float("inf"), self.layers)
         self.curve: list[dict[str, float]] = []
 
-    def epoch_pass(self, data: Samples, batch: int, decay: float) -> float:
-        """One pass over ``data`` in shuffled minibatches; the mean training loss."""
+    def epoch_pass(
+        self, data: Samples, batch: int, decay: float, check: Callable[[], None]
+    ) -> float:
+        """One pass over ``data`` in shuffled minibatches, calling ``check`` after every
+        quarter of it; the mean training loss."""
         order = self.rng.permutation(len(data))
+        starts = range(0, len(data), batch)
+        quarters = {starts[(len(starts) * k) // CHECKS - 1] for k in range(1, CHECKS + 1)}
         total = 0.0
-        for start in range(0, len(data), batch):
+        for start in starts:
             rows = np.sort(order[start : start + batch])
             x = data.x[rows].astype(np.float32) * self.scale
             loss, grads = gradients(self.layers, x, (data.y[rows] - self.mean) / self.sd)
             total += loss * len(rows)
             self._adam(grads, decay)
+            if start in quarters:
+                check()
         self.epoch += 1
         return total / len(data)
 
@@ -186,11 +195,16 @@ def fit(
     state = Fit(train, tuple(settings["hidden"]), settings["seed"], settings["lr"])
     if checkpoint.exists():
         state.load(checkpoint)
-    while state.epoch < settings["epochs"]:
-        loss = state.epoch_pass(train, settings["batch"], settings["decay"])
+    held = float("inf")
+
+    def check() -> None:
+        nonlocal held
         held = rmse(to_points(state.layers, state.mean, state.sd), state.scale, test)
         if held < state.best[0]:
             state.best = (held, [(w.copy(), b.copy()) for w, b in state.layers])
+
+    while state.epoch < settings["epochs"]:
+        loss = state.epoch_pass(train, settings["batch"], settings["decay"], check)
         state.curve.append(
             {"epoch": state.epoch, "train_rmse": float(np.sqrt(loss)) * state.sd, "rmse": held}
         )
