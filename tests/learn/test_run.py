@@ -44,7 +44,7 @@ def contents(folder):
     out = {}
     for path in sorted(folder.rglob("*")):
         name = str(path.relative_to(folder))
-        if path.suffix == ".npz" and "fit-state" not in name:
+        if path.suffix == ".npz" and "fit-state" not in name and ".tmp" not in name:
             with np.load(path, allow_pickle=False) as f:
                 out[name] = {k: f[k].tolist() for k in f.files if k != "seconds"}
         elif path.suffix == ".jsonl":
@@ -123,3 +123,14 @@ def test_the_command_resumes_a_run_and_refuses_other_settings(tmp_path, capsys):
     assert command.main(["pavilion", "--dir", str(folder), "--quiet"]) == 0  # nothing left
     assert command.main(["pavilion", "--dir", str(folder), "--games", "5"]) == 2
     assert "started with games=2 (given 5)" in capsys.readouterr().err
+
+
+def test_azul_train_is_the_same_command(tmp_path, capsys):
+    from azul import cli
+
+    folder = tmp_path / "run"
+    assert cli.main(["train", "sintra", "--dir", str(folder), "--workers", "0"]) == 2
+    assert "workers 0 is not a positive integer" in capsys.readouterr().err
+    argv = ["train", "sintra", "--dir", str(folder), "--quiet", "--generations", "1"]
+    assert cli.main([*argv, "--games", "2", "--iterations", "3", "--gate-deals", "1"]) == 0
+    assert json.loads((folder / "progress.json").read_text())["phase"] == "done"

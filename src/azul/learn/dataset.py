@@ -27,7 +27,7 @@ def save_game(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Write one game whole or not at all (the temporary file is renamed at the end)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.stem + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
+    np.savez_compressed(tmp, allow_pickle=False, **arrays)
     os.replace(tmp, path)
 
 

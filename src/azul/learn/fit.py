@@ -52,7 +52,7 @@ def forward(layers: Layers, x: np.ndarray) -> np.ndarray:
         h = h @ w + b
         if i < len(layers) - 1:
             h = np.maximum(h, 0)
-    return h[:, 0]  # type: ignore[no-any-return]
+    return h[:, 0]
 
 
 def gradients(layers: Layers, x: np.ndarray, y: np.ndarray) -> tuple[float, Layers]:

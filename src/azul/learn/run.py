@@ -61,6 +61,7 @@ class Run:
 
     def go(self) -> list[dict[str, Any]]:
         """Continue the run to its end; the training curve (one row per generation)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
         best = HAND
         self._games(0, best)
         for g in range(1, self.config.generations + 1):
@@ -146,9 +147,9 @@ class Run:
         for name, opponent in versus.items():
             weights = None if opponent is None else str(self.weights(opponent))
             results[name] = self._match(g, name, weights)
-        summary = {name: gate.summary(games) for name, games in results.items()}
+        summary: dict[str, Any] = {name: gate.summary(games) for name, games in results.items()}
         against = summary["previous" if best != HAND else "hand"]
-        accepted = against["win_rate"] >= c.accept
+        accepted = bool(against["win_rate"] >= c.accept)
         summary["accepted"] = accepted
         summary["best_before"] = best
         write_json(dataset.generation_folder(self.folder, g) / "gate.json", summary)
@@ -160,6 +161,10 @@ class Run:
         games = gate.jobs(c.game, self.options, str(self.weights(g)), opponent, c.gate_deals,
                           derive(c.seed, g, 3), c.iterations)  # fmt: skip
         found = read_lines(path)
+        if path.exists():  # rewritten without a line a kill cut short, so appends start clean
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text("".join(json.dumps(r) + "\n" for r in found.values()), encoding="utf-8")
+            tmp.replace(path)
         todo = [(i, job) for i, job in enumerate(games) if i not in found]
         bar = self._bar(f"generation {g} gate vs {name}", len(games), len(games) - len(todo))
 
