@@ -32,7 +32,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar, TypeVarTuple
+
+import orjson
 
 import azul
 from azul import i18n
@@ -108,6 +111,13 @@ def _bot_turn(state: azul.State, seats: list[Seat]) -> bool:
     """Whether a bot is to move in ``state``."""
     seat = state.current_player()
     return not state.is_terminal() and seat >= 0 and seats[seat].kind == "bot"
+
+
+def _encode(document: Any) -> str:
+    """JSON text of a view's parts: orjson, as a view of many legal moves is tens of KB,
+    encoded for every move of every game (the standard encoder took most of the server's
+    time under load)."""
+    return orjson.dumps(document).decode()
 
 
 def title(game: str) -> str:
@@ -205,6 +215,12 @@ class Played:
     def to_json(self, ply: int) -> dict[str, Any]:
         return {"ply": ply, "seat": self.seat, "move": self.move, "text": self.text}
 
+    @cached_property
+    def body(self) -> str:
+        """The JSON text of ``to_json`` without its ply and braces, made once: a view lists
+        every move of the game, and every view of every version would encode them again."""
+        return _encode({"seat": self.seat, "move": self.move, "text": self.text})[1:-1]
+
 
 @dataclass
 class Table:
@@ -217,6 +233,7 @@ class Table:
     thinking: bool = False  # a bot task is running for this table
     listeners: list[Listener] = field(default_factory=list)
     views: dict[int | None, str] = field(default_factory=dict)  # JSON text, by audience
+    shared: str = ""  # the JSON text of what every audience's view holds, this version
     users: int = 0  # requests using the table now
     used: float = field(default_factory=time.monotonic)
     undo_points: dict[int, int | None] = field(default_factory=dict)  # by seat, this version
@@ -240,6 +257,7 @@ class Table:
 
     def changed(self) -> None:
         self.views.clear()
+        self.shared = ""
         self.undo_points.clear()
 
 
@@ -549,28 +567,31 @@ class Lobby:
 
     def _view(self, table: Table, seat: int | None) -> str:
         """A seat's or the spectators' view as JSON text, built once per change (only the text
-        is kept: it is what every listener is sent)."""
+        is kept: it is what every listener is sent). What every audience sees alike is
+        encoded once per change, and each move of the log once for the game's life."""
         known = table.views.get(seat)
         if known is not None:
             return known
         state = table.state
         position = state.public_view(seat)
         position["options"] = self._shown_options(table.stored)
+        own = {
+            "you": seat,
+            "legal": self._legal(table, seat),
+            "can_undo": seat is not None and self._undo_point(table, seat) is not None,
+            "rematch": self._rematch_link(table, seat),
+            "position": position,
+        }
+        known = table.views[seat] = f"{{{self._shared(table)},{_encode(own)[1:-1]}}}"
+        return known
+
+    def _shared(self, table: Table) -> str:
+        """The JSON text, without braces, of what every audience's view holds."""
+        if table.shared:
+            return table.shared
+        state = table.state
         to_move = state.current_player()
-        legal = []
-        if seat is not None and seat == to_move and table.kind(seat) == "human":
-            legal = [
-                {
-                    "action": a,
-                    "move": state.action_to_string(a),
-                    "targets": state.action_targets(a),
-                    "details": state.action_details(a),
-                    "preview": state.action_preview(a),
-                    "text": state.describe_action(a).to_json(),
-                }
-                for a in state.legal_actions()
-            ]
-        view = {
+        alike = {
             "id": table.stored.id,
             "version": table.stored.version,  # clients keep the newest view they got
             "game": table.stored.game,
@@ -578,7 +599,6 @@ class Lobby:
             "options": self._shown_options(table.stored),
             "seeded": table.stored.seeded,
             "palette": state.game.palette(),
-            "you": seat,
             "seats": self._seats(table.stored),
             "to_move": to_move if to_move >= 0 else None,
             "decision": state.decision(),
@@ -586,15 +606,31 @@ class Lobby:
             "scores": state.scores(),
             "winners": state.winners(),
             "breakdown": state.score_breakdown(),
-            "log": [m.to_json(n) for n, m in enumerate(table.played, 1)],
             "last": self._last_moves(table),
-            "legal": legal,
-            "can_undo": seat is not None and self._undo_point(table, seat) is not None,
-            "rematch": self._rematch_link(table, seat),
-            "position": position,
         }
-        known = table.views[seat] = json.dumps(view)
-        return known
+        moves = ",".join(f'{{"ply":{n},{m.body}}}' for n, m in enumerate(table.played, 1))
+        table.shared = f'{_encode(alike)[1:-1]},"log":[{moves}]'
+        return table.shared
+
+    @staticmethod
+    def _legal(table: Table, seat: int | None) -> list[dict[str, Any]]:
+        """The legal moves of the seat to move, with what a client shows of each; none for
+        any other audience."""
+        state = table.state
+        if seat is None or seat != state.current_player() or table.kind(seat) != "human":
+            return []
+        actions = state.legal_actions()
+        return [
+            {
+                "action": a,
+                "move": state.action_to_string(a),
+                "targets": state.action_targets(a),
+                "details": state.action_details(a),
+                "preview": preview,
+                "text": state.describe_action(a).to_json(),
+            }
+            for a, preview in zip(actions, state.action_previews(actions), strict=True)
+        ]
 
     @staticmethod
     def _last_moves(table: Table) -> list[dict[str, Any] | None]:
