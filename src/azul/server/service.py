@@ -16,7 +16,6 @@ a client can see predicts a future draw.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import multiprocessing
