@@ -42,6 +42,7 @@ LIMITS = {
     "sockets_per_client": 1_000_000,
     "sockets_per_game": 1_000,
     "max_connections": 100_000,
+    "connections_per_client": 1_000_000,
     "idle_seconds": 3,
 }
 

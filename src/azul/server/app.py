@@ -31,6 +31,7 @@ import azul
 from azul import i18n
 from azul.core.errors import AzulError
 from azul.i18n import N_
+from azul.server.connections import configure as configure_connections
 from azul.server.errors import Invalid, NotFound, TooLarge, TooMany, responses, status_of
 from azul.server.guards import BodyLimit, Connections, Rates
 from azul.server.notices import listen
@@ -299,6 +300,7 @@ def create_app(
     """The application over the database at ``database`` (an SQLAlchemy URL); bots think in
     ``executor`` (a process pool by default); ``settings`` are the operator's limits."""
     settings = settings or Settings()
+    configure_connections(settings)
     lobby = Lobby(Store(database), executor, settings)
     rates = Rates({"create": settings.creates_per_minute, "hint": settings.hints_per_minute})
     connections = Connections(settings.sockets_per_client)

@@ -54,6 +54,8 @@ class Settings:
     max_tables: int = 5000  # tables kept in memory at most (the idle ones go first)
     lobby_games: int = 50  # games listed in the lobby
     max_connections: int = 1000  # open connections of all kinds at once (then 503)
+    connections_per_client: int = 64  # open connections from one address, of all kinds
+    read_seconds: float = 10.0  # to send a whole request, headers and body (then 408)
     components: dict[str, str | None] = field(
         default_factory=lambda: {DEFAULT_COMPONENTS: None}
     )  # component sets by name: None is the set shipped with the game
