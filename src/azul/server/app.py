@@ -302,7 +302,13 @@ def create_app(
     settings = settings or Settings()
     configure_connections(settings)
     lobby = Lobby(Store(database), executor, settings)
-    rates = Rates({"create": settings.creates_per_minute, "hint": settings.hints_per_minute})
+    rates = Rates(
+        {
+            "create": settings.creates_per_minute,
+            "hint": settings.hints_per_minute,
+            "draw": settings.drawings_per_minute,
+        }
+    )
     connections = Connections(settings.sockets_per_client)
 
     @asynccontextmanager
@@ -447,10 +453,11 @@ def create_app(
     @app.get(
         "/api/games/{game_id}/svg",
         operation_id="get_svg",
-        responses={**responses(400, 403, 404), 200: {"content": {"image/svg+xml": {}}}},
+        responses={**responses(400, 403, 404, 429), 200: {"content": {"image/svg+xml": {}}}},
     )
     async def get_svg(
         game_id: str,
+        request: Request,
         token: str = Query(max_length=64),
         patterns: bool = Query(False, description="a pattern per colour (colour-blind mode)"),
         ply: int | None = Query(None, ge=0, le=10_000, description="the position after N moves"),
@@ -464,6 +471,7 @@ def create_app(
                 lang=lang,
                 languages=", ".join(i18n.LANGUAGES),
             )
+        rates.hit("draw", _client(request))
         svg = await lobby.svg(game_id, token, patterns, ply, lang, layout, focus)
         return Response(svg, media_type="image/svg+xml")
 

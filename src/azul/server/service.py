@@ -26,6 +26,7 @@ import secrets
 import socket
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -98,6 +99,24 @@ def _hint(
 
     best = hints(_position(game, options, seed, actions), bot_seed)
     return [{"action": c.action, "move": c.move, "value": round(c.value, 3)} for c in best]
+
+
+def _drawing(
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    actions: list[int],
+    look: tuple[bool, str, int | None, str, list[str]],
+) -> str:
+    """In a drawing process: the SVG of the position, ``look`` being (patterns, language,
+    the seat drawn large, layout, the players' names)."""
+    return _position(game, options, seed, actions).to_svg(*look)
+
+
+def _drawing_worker(server: int) -> None:
+    """A drawing process ends with the server and yields the processor to it."""
+    _die_with_parent(server)
+    os.nice(10)
 
 
 def _draw(state: azul.State) -> int:
@@ -276,6 +295,11 @@ class Lobby:
         self.loading: dict[str, asyncio.Future[Table]] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.move_times = MoveTimes()
+        # drawings are made in a process of their own (the injected executor in tests), kept
+        # for a while by what they show, and a drawing asked for twice at once is made once
+        self.drawer: Executor | None = executor
+        self.drawings: OrderedDict[tuple[Any, ...], asyncio.Future[str]] = OrderedDict()
+        self.drawing = 0  # drawings waiting or being made
         # this process, as bot claims in the store name it
         self.me = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 
@@ -290,9 +314,21 @@ class Lobby:
             )
         return self.executor
 
+    def _drawer(self) -> Executor:
+        if self.drawer is None:
+            self.drawer = ProcessPoolExecutor(
+                max_workers=self.settings.drawing_processes,
+                initializer=_drawing_worker,
+                initargs=(os.getpid(),),
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self.drawer
+
     def close(self) -> None:
         for task in self.tasks:
             task.cancel()
+        if self.drawer is not None and self.drawer is not self.executor:
+            self.drawer.shutdown(wait=False, cancel_futures=True)
         if self.executor is not None:
             processes = getattr(self.executor, "_processes", None) or {}
             self.executor.shutdown(wait=False, cancel_futures=True)
@@ -671,21 +707,52 @@ class Lobby:
         focus: int | None = None,
     ) -> str:
         """The drawing of the table, or of the position after ``ply`` moves (replays), for a
-        wide screen or a phone; the viewer's board (or ``focus``'s) is drawn large."""
+        wide screen or a phone; the viewer's board (or ``focus``'s) is drawn large. Made in
+        the drawing process, never on the event loop; kept by (game, version, audience,
+        layout, language, patterns, ply)."""
         async with self._use(game_id) as table:
             seat = table.seat_of(token)
             if focus is not None and not 0 <= focus < len(table.stored.seats):
                 raise AzulError("focus {seat}: there is no such seat", seat=focus)
-            state = table.state
-            if ply is not None:
-                plies = len(table.played)
-                if not 0 <= ply <= plies:
-                    raise AzulError("ply {ply}: this game has moves 0..{last}", ply=ply, last=plies)
-                state = self._replay(table, table.played[ply].index if ply < plies else None)
-            names = [
-                self._display_name(table.stored, s, lang) for s in range(len(table.stored.seats))
-            ]
-            return state.to_svg(patterns, lang, seat if focus is None else focus, layout, names)
+            plies = len(table.played)
+            if ply is not None and not 0 <= ply <= plies:
+                raise AzulError("ply {ply}: this game has moves 0..{last}", ply=ply, last=plies)
+            s = table.stored
+            drawn = seat if focus is None else focus
+            key = (s.id, s.version, drawn, ply, layout, lang, patterns)
+            known = self.drawings.get(key)
+            if known is None:
+                upto = table.played[ply].index if ply is not None and ply < plies else None
+                names = [self._display_name(s, i, lang) for i in range(len(s.seats))]
+                job = (s.game, table.options, s.seed, table.actions(upto))
+                known = self._make_drawing(key, job, (patterns, lang, drawn, layout, names))
+            else:
+                self.drawings.move_to_end(key)
+        return await asyncio.shield(known)
+
+    def _make_drawing(
+        self, key: tuple[Any, ...], job: tuple[Any, ...], look: tuple[Any, ...]
+    ) -> asyncio.Future[str]:
+        """Start a drawing in the drawing process and keep it under ``key``; TooMany while
+        ``drawings_queued`` are waiting already."""
+        if self.drawing >= self.settings.drawings_queued:
+            raise TooMany("the server is drawing too much: try again in a moment", retry_after=2)
+        self.drawing += 1
+        loop = asyncio.get_running_loop()
+        made = asyncio.ensure_future(loop.run_in_executor(self._drawer(), _drawing, *job, look))
+
+        def done(future: asyncio.Future[str]) -> None:
+            self.drawing -= 1
+            if future.cancelled() or future.exception() is not None:
+                self.drawings.pop(key, None)  # a failed drawing is tried again next time
+            if not future.cancelled() and isinstance(future.exception(), BrokenProcessPool):
+                self.drawer = None  # a drawing process died: a new pool draws next time
+
+        made.add_done_callback(done)
+        self.drawings[key] = made
+        while len(self.drawings) > self.settings.drawings_kept:
+            self.drawings.popitem(last=False)
+        return made
 
     async def hint(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
         """The hint bot's best moves for the seat to move, thought out in the process pool."""

@@ -46,6 +46,10 @@ class Settings:
     bot_processes: int = 2  # processes where bots and hints think
     creates_per_minute: int = 20  # new games and seats joined, per client address
     hints_per_minute: int = 30  # per client address
+    drawings_per_minute: int = 120  # SVG drawings asked for, per client address
+    drawing_processes: int = 1  # processes where drawings are made
+    drawings_queued: int = 16  # drawings waiting to be made at most (then 429)
+    drawings_kept: int = 256  # drawings kept for the next client who asks
     sockets_per_game: int = 64  # live connections to one game
     sockets_per_client: int = 32  # live connections from one address
     idle_seconds: float = 600.0  # a table nobody watches leaves memory after this
