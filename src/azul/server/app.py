@@ -499,7 +499,7 @@ def create_app(
     async def post_hint(game_id: str, body: Token, request: Request) -> list[dict[str, Any]]:
         """A bot's three best moves for the seat to move."""
         rates.hit("hint", _client(request))
-        return await lobby.hint(game_id, body.token)
+        return await lobby.hint(game_id, body.token, _client(request))
 
     @app.get(
         "/api/games/{game_id}/record",

@@ -51,6 +51,7 @@ from azul.server.settings import (
     Settings,
 )
 from azul.server.store import CHANCE_SEAT, Seat, Stale, Store, StoredGame, now
+from azul.server.thinking import Thinking
 
 log = logging.getLogger("azul.server")
 
@@ -300,6 +301,13 @@ class Lobby:
         self.drawer: Executor | None = executor
         self.drawings: OrderedDict[tuple[Any, ...], asyncio.Future[str]] = OrderedDict()
         self.drawing = 0  # drawings waiting or being made
+        # bots' moves ahead of hints, at most as many jobs in the pool as it has processes
+        self.thinking = Thinking(
+            self._pool,
+            self.settings.bot_processes,
+            self.settings.hints_queued,
+            self.settings.hints_per_client,
+        )
         # this process, as bot claims in the store name it
         self.me = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 
@@ -731,7 +739,10 @@ class Lobby:
         return await asyncio.shield(known)
 
     def _make_drawing(
-        self, key: tuple[Any, ...], job: tuple[Any, ...], look: tuple[Any, ...]
+        self,
+        key: tuple[Any, ...],
+        job: tuple[str, dict[str, Any], int, list[int]],
+        look: tuple[bool, str, int | None, str, list[str]],
     ) -> asyncio.Future[str]:
         """Start a drawing in the drawing process and keep it under ``key``; TooMany while
         ``drawings_queued`` are waiting already."""
@@ -754,15 +765,17 @@ class Lobby:
             self.drawings.popitem(last=False)
         return made
 
-    async def hint(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
-        """The hint bot's best moves for the seat to move, thought out in the process pool."""
+    async def hint(self, game_id: str, token: str | None, client: str = "") -> list[dict[str, Any]]:
+        """The hint bot's best moves for the seat to move, thought out in the process pool
+        after the bots' moves; TooMany when too many hints wait (from ``client``, or all)."""
         async with self._use(game_id) as table:
             seat = table.seat_of(token)
             if seat is None or seat != table.state.current_player():
                 raise Conflict("hints are for the player to move")
             s = table.stored
             job = (s.game, table.options, s.seed, table.actions(), s.seed + len(s.log))
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), _hint, *job)
+            key = (s.id, s.version)
+        return await self.thinking.hint(client, key, _hint, *job)  # type: ignore[no-any-return]
 
     async def record(self, game_id: str, token: str | None) -> str:
         """The game's record so far: the moves and the draws that happened."""
@@ -1019,7 +1032,6 @@ class Lobby:
             table.thinking = False
 
     async def _bot_turns(self, table: Table, failures: int) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             async with table.lock:
                 state = table.state
@@ -1045,7 +1057,7 @@ class Lobby:
                 action = random.Random(job[-1]).choice(state.legal_actions())
             else:
                 try:
-                    thinking = loop.run_in_executor(self._pool(), _think, *job)
+                    thinking = asyncio.ensure_future(self.thinking.bot(_think, *job))
                     action = await self._renewing(thinking, s.id, version)
                 except BrokenProcessPool:  # a worker died: a new pool thinks again
                     self.executor = None

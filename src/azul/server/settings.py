@@ -46,6 +46,8 @@ class Settings:
     bot_processes: int = 2  # processes where bots and hints think
     creates_per_minute: int = 20  # new games and seats joined, per client address
     hints_per_minute: int = 30  # per client address
+    hints_queued: int = 8  # hints waiting for a bot process at most (then 429)
+    hints_per_client: int = 2  # hints from one address waiting or thinking at most
     drawings_per_minute: int = 120  # SVG drawings asked for, per client address
     drawing_processes: int = 1  # processes where drawings are made
     drawings_queued: int = 16  # drawings waiting to be made at most (then 429)
