@@ -35,7 +35,7 @@ from azul.server.connections import configure as configure_connections
 from azul.server.errors import Invalid, NotFound, TooLarge, TooMany, responses, status_of
 from azul.server.guards import BodyLimit, Connections, Rates
 from azul.server.notices import listen
-from azul.server.service import MAX_SEED, Lobby, title
+from azul.server.service import MAX_SEED, Lobby, _die_with_parent, title
 from azul.server.settings import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, Settings
 from azul.server.store import Store
 
@@ -281,13 +281,19 @@ its database and settings (JSON)."""
 
 
 def serve_environment(database: str | None, settings: Settings) -> str:
-    """What ``from_environment`` reads back."""
-    return json.dumps({"database": database, "settings": dataclasses.asdict(settings)})
+    """What ``from_environment`` reads back; the calling process is the workers' parent."""
+    return json.dumps(
+        {"database": database, "settings": dataclasses.asdict(settings), "server": os.getpid()}
+    )
 
 
 def from_environment() -> FastAPI:
-    """The application of one worker process of ``azul serve --workers N``."""
+    """The application of one worker process of ``azul serve --workers N``. The worker ends
+    with the process that started it, even when that one is killed (Linux): no worker is
+    left holding the port."""
     found = json.loads(os.environ[SERVE_ENVIRONMENT])
+    if "server" in found:
+        _die_with_parent(found["server"])
     hide_tokens()
     return create_app(found["database"], settings=Settings(**found["settings"]))
 
