@@ -54,6 +54,10 @@ LIMITS = {
 }
 
 
+# no client pings (a late pong under load would close a seat and stall its game), and time
+# for 1,400 connections to open at once on a busy machine
+CONNECT = {"ping_interval": None, "open_timeout": 120}
+
 # the targets of the server's time per move at --games 200 --spectators 5 (ms)
 TARGETS = {"p50": 3.0, "p99": 45.0}
 
@@ -96,9 +100,7 @@ async def seat(
     """One seat's bot: waits for its turn, thinks, moves; returns the moves it saw stored."""
     moved = 0
     sent_at = None
-    async with websockets.connect(
-        f"{url}/api/games/{gid}/ws?token={token}", ping_interval=None
-    ) as ws:
+    async with websockets.connect(f"{url}/api/games/{gid}/ws?token={token}", **CONNECT) as ws:
         async for message in ws:
             view = json.loads(message)
             if "error" in view:
@@ -120,9 +122,7 @@ async def seat(
 async def spectator(url: str, gid: str, token: str) -> int:
     """A spectator: reads every view until the game is over; the number of views it got."""
     views = 0
-    async with websockets.connect(
-        f"{url}/api/games/{gid}/ws?token={token}", ping_interval=None
-    ) as ws:
+    async with websockets.connect(f"{url}/api/games/{gid}/ws?token={token}", **CONNECT) as ws:
         async for message in ws:
             views += 1
             if json.loads(message)["over"]:
