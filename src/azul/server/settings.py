@@ -48,7 +48,8 @@ class Settings:
     hints_per_minute: int = 30  # per client address
     hints_queued: int = 8  # hints waiting for a bot process at most (then 429)
     hints_per_client: int = 2  # hints from one address waiting or thinking at most
-    drawings_per_minute: int = 120  # SVG drawings asked for, per client address
+    drawings_per_minute: int = 600  # SVG drawings asked for, per client address (a fast game
+    # against bots asks for two a second; the drawings are cached and their queue bounded)
     drawing_processes: int = 1  # processes where drawings are made
     drawings_queued: int = 16  # drawings waiting to be made at most (then 429)
     drawings_kept: int = 256  # drawings kept for the next client who asks
