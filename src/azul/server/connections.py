@@ -87,6 +87,7 @@ class GuardedHttp(HttpToolsProtocol):
         address = self.client[0] if self.client else "unknown"
         if OPEN[address] >= _limits["per_client"]:
             self.refused = True
+            self.connections.discard(self)  # nor counted against max_connections meanwhile
             error = "too many open connections from your address"
             transport.write(_answer(429, "Too Many Requests", error, retry=True))
             # closed a moment later, what the client sends meanwhile read and dropped: a close
