@@ -11,6 +11,13 @@ lost: every move a client saw acknowledged is in the game's stored record.
     python benchmarks/load.py --games 200 --spectators 5   # starts its own server (SQLite)
     python benchmarks/load.py --url http://host:8000       # or drives a running one
     python benchmarks/load.py --workers 2 --database postgresql://user@host/azul
+    python benchmarks/load.py --server-python ../old/.venv/bin/python   # an older release
+
+``--server-python`` starts the server with another interpreter (another checkout's venv), so
+that one script measures two releases one after the other on the same machine state; only the
+limits that release knows are passed to it. ``--deadline`` ends a run that has not finished in
+time (a game whose connection broke would otherwise keep its spectators waiting): what was
+measured is reported, with the unfinished connections among the errors.
 
 With ``--workers 2`` the started server runs two processes, which share the connections: a
 game's two seats and spectators may sit on different processes, so every view also crosses
@@ -42,19 +49,46 @@ LIMITS = {
     "sockets_per_client": 1_000_000,
     "sockets_per_game": 1_000,
     "max_connections": 100_000,
+    "connections_per_client": 1_000_000,
     "idle_seconds": 3,
 }
 
 
+# no client pings (a late pong under load would close a seat and stall its game), and time
+# for 1,400 connections to open at once on a busy machine
+CONNECT = {"ping_interval": None, "open_timeout": 120}
+
+# the targets of the server's time per move at --games 200 --spectators 5 (ms)
+TARGETS = {"p50": 3.0, "p99": 45.0}
+
+
+def known_limits(python: str) -> set[str]:
+    """The limits the server run by ``python`` knows (an older release knows fewer)."""
+    code = (
+        "import dataclasses, json; from azul.server.settings import Settings; "
+        "print(json.dumps([f.name for f in dataclasses.fields(Settings)]))"
+    )
+    found = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
+    return set(json.loads(found.stdout))
+
+
 def start_server(
-    port: int, database: str, workers: int = 1, limits: dict | None = None, wait: float = 30
+    port: int,
+    database: str,
+    workers: int = 1,
+    limits: dict | None = None,
+    wait: float = 30,
+    python: str = sys.executable,
 ) -> subprocess.Popen:
-    """An ``azul serve`` process answering on ``port`` within ``wait`` seconds, with
-    ``limits`` (default: LIMITS)."""
-    cmd = [sys.executable, "-m", "azul", "serve", "--port", str(port), "--database", database]
-    cmd += ["--workers", str(workers)]
+    """An ``azul serve`` process (run by ``python``) answering on ``port`` within ``wait``
+    seconds, with ``limits`` (default: LIMITS) as far as that release knows them."""
+    cmd = [python, "-m", "azul", "serve", "--port", str(port), "--database", database]
+    if workers > 1:
+        cmd += ["--workers", str(workers)]
+    known = known_limits(python)
     for key, value in (LIMITS if limits is None else limits).items():
-        cmd += ["--limit", f"{key}={value}"]
+        if key in known:
+            cmd += ["--limit", f"{key}={value}"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     end = time.time() + wait
     while time.time() < end:
@@ -73,7 +107,7 @@ async def seat(
     """One seat's bot: waits for its turn, thinks, moves; returns the moves it saw stored."""
     moved = 0
     sent_at = None
-    async with websockets.connect(f"{url}/api/games/{gid}/ws?token={token}") as ws:
+    async with websockets.connect(f"{url}/api/games/{gid}/ws?token={token}", **CONNECT) as ws:
         async for message in ws:
             view = json.loads(message)
             if "error" in view:
@@ -95,7 +129,7 @@ async def seat(
 async def spectator(url: str, gid: str, token: str) -> int:
     """A spectator: reads every view until the game is over; the number of views it got."""
     views = 0
-    async with websockets.connect(f"{url}/api/games/{gid}/ws?token={token}") as ws:
+    async with websockets.connect(f"{url}/api/games/{gid}/ws?token={token}", **CONNECT) as ws:
         async for message in ws:
             views += 1
             if json.loads(message)["over"]:
@@ -159,7 +193,7 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict:
                 for _ in range(args.spectators)
             ]
             sampler = asyncio.ensure_future(sample(memory, pid))
-            everything = await asyncio.gather(*jobs, *watchers, return_exceptions=True)
+            everything = await within(args.deadline, [*jobs, *watchers])
             sampler.cancel()
         wall = time.perf_counter() - start
         results, watched = everything[: len(jobs)], everything[len(jobs) :]
@@ -209,6 +243,32 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict:
     }
 
 
+async def within(seconds: float, coroutines: list) -> list:
+    """Each coroutine's result or exception; those still running after ``seconds`` are
+    cancelled and count as errors (TimeoutError)."""
+    tasks = [asyncio.ensure_future(c) for c in coroutines]
+    await asyncio.wait(tasks, timeout=seconds)
+    results: list = []
+    for task in tasks:
+        if not task.done():
+            task.cancel()
+            results.append(TimeoutError(f"not finished within {seconds:g} s"))
+        elif task.exception() is not None:
+            results.append(task.exception())
+        else:
+            results.append(task.result())
+    return results
+
+
+def targets(result: dict) -> dict:
+    """Whether the server's time per move meets the targets (p50 <= 3 ms, p99 <= 45 ms)."""
+    move = result["server_move_ms"]
+    return {
+        f"server_move_{q}_ms <= {limit:g}": move[q] is not None and move[q] <= limit
+        for q, limit in TARGETS.items()
+    }
+
+
 async def sample(memory: list, pid: int | None) -> None:
     """The server's memory every half second."""
     while pid is not None:
@@ -234,6 +294,14 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="also write the results here (JSON)")
+    parser.add_argument(
+        "--server-python",
+        default=sys.executable,
+        help="the interpreter that runs the started server (another checkout's venv)",
+    )
+    parser.add_argument(
+        "--deadline", type=float, default=900, help="seconds before an unfinished run ends"
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     proc = None
@@ -241,7 +309,7 @@ def main() -> int:
     if url is None:
         folder = tempfile.mkdtemp(prefix="azul-load-")
         database = args.database or f"sqlite:///{os.path.join(folder, 'load.db')}"
-        proc = start_server(args.port, database, args.workers)
+        proc = start_server(args.port, database, args.workers, args.server_python)
         url = f"http://127.0.0.1:{args.port}"
     try:
         result = asyncio.run(run(args, url, proc.pid if proc else None))
@@ -249,6 +317,7 @@ def main() -> int:
         if proc is not None:
             proc.terminate()
             proc.wait()
+    result["targets"] = targets(result)
     print(json.dumps(result, indent=2))
     if args.out:
         with open(args.out, "w") as f:

@@ -423,6 +423,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             hide_tokens,
             serve_environment,
         )
+        from azul.server.connections import GuardedHttp, GuardedWebSockets
         from azul.server.settings import Settings
     except ImportError:
         raise AzulError(_("the server needs its extra: pip install -e '.[server]'")) from None
@@ -460,7 +461,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level="warning",
         timeout_graceful_shutdown=5,
         ws_max_size=settings.max_body,
-        limit_concurrency=settings.max_connections,
+        http=GuardedHttp,  # caps per address, read timeouts, JSON 503 (server.connections)
+        ws=GuardedWebSockets,
         ws_per_message_deflate=False,
     )
     return 0

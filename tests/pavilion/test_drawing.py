@@ -436,3 +436,21 @@ def test_the_middle_of_every_target_is_its_own(layout):
                 assert _inside(g[0], x, y), g.attrib
                 others = [o for o in mine.values() if o is not g and _inside(o[0], x, y)]
                 assert not others, (g.attrib, [o.attrib for o in others])
+
+
+def test_previews_of_every_legal_move_at_once_equal_each_preview():
+    # the batched previews (on the compiled core where it is built) earn what each says alone,
+    # through a whole game with explicit chance, on both sides of the board
+    rng = random.Random(5)
+    for board_side in ("coloured", "grey"):
+        state = azul.load_game(
+            "pavilion", players=3, board=board_side, explicit_chance=True
+        ).new_initial_state(2)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choice(outcomes)[0])
+                continue
+            actions = state.legal_actions()
+            assert state.action_previews(actions) == [state.action_preview(a) for a in actions]
+            state.apply_action(rng.choice(actions))

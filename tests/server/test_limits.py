@@ -155,15 +155,14 @@ def test_live_connections_per_game_and_per_address(make_client):
 def test_one_view_per_audience_per_change(client, monkeypatch):
     g = create(client, options={"first_player": 0})
     dumps = []
-    real = service.json.dumps
+    real = service._encode
 
-    class Counting:
-        @staticmethod
-        def dumps(value, **kwargs):
-            dumps.append(value.get("you"))
-            return real(value, **kwargs)
+    def counting(value):
+        if "you" in value:  # an audience's own part of a view
+            dumps.append(value["you"])
+        return real(value)
 
-    monkeypatch.setattr(service, "json", Counting)
+    monkeypatch.setattr(service, "_encode", counting)
     url = f"/api/games/{g['id']}/ws?token={g['watch_token']}"
     sockets = [client.websocket_connect(url) for _ in range(6)]
     for ws in sockets:
@@ -311,3 +310,61 @@ def test_the_operator_sets_the_limits(tmp_path, capsys):
     assert "not a positive number" in capsys.readouterr().err
     assert main(["serve", "--components", f"mine={tmp_path / 'none.toml'}"]) == 2
     assert "is not a file" in capsys.readouterr().err
+
+
+def test_drawings_are_made_off_the_event_loop_once_per_look(make_client, monkeypatch):
+    client = make_client()
+    made = []
+    real = service._drawing
+
+    def spy(*args):
+        made.append((threading.current_thread().name, args[-1][:4]))
+        return real(*args)
+
+    monkeypatch.setattr(service, "_drawing", spy)
+    g = create(client, options={"first_player": 0})
+    url = f"/api/games/{g['id']}/svg"
+    t0, watch = g["seats"][0]["token"], g["watch_token"]
+    first = client.get(url, params={"token": t0}).text
+    assert client.get(url, params={"token": t0}).text == first  # kept: drawn once
+    client.get(url, params={"token": watch})  # another audience
+    client.get(url, params={"token": t0, "lang": "fr", "layout": "tall", "patterns": 1})
+    assert len(made) == 3 and all(name != "MainThread" for name, _ in made)
+    assert made[1][1] == (False, "en", None, "wide")
+    first_moves(client, g, 1)  # a new version is drawn again
+    assert client.get(url, params={"token": t0}).text != first and len(made) == 4
+
+
+def test_drawings_per_client_per_minute_and_waiting_at_most(make_client):
+    client = make_client(drawings_per_minute=2)
+    g = create(client)
+    url = f"/api/games/{g['id']}/svg"
+    for _ in range(2):
+        assert client.get(url, params={"token": g["watch_token"]}).status_code == 200
+    res = client.get(url, params={"token": g["watch_token"]})
+    assert res.status_code == 429 and int(res.headers["retry-after"]) > 0
+    assert "too many requests" in res.json()["error"]
+
+
+def test_drawings_waiting_beyond_the_bound_are_refused(make_client, monkeypatch):
+    client = make_client(drawings_queued=1)
+    release = threading.Event()
+    real = service._drawing
+
+    def slow(*args):
+        release.wait(10)
+        return real(*args)
+
+    monkeypatch.setattr(service, "_drawing", slow)
+    g = create(client)
+    url = f"/api/games/{g['id']}/svg"
+    with ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(client.get, url, params={"token": g["watch_token"]})
+        end = time.time() + 10
+        while client.app.state.lobby.drawing == 0 and time.time() < end:
+            time.sleep(0.01)
+        res = client.get(url, params={"token": g["seats"][0]["token"]})  # another drawing
+        release.set()
+        assert waiting.result().status_code == 200
+    assert res.status_code == 429 and res.headers["retry-after"] == "2"
+    assert "drawing too much" in res.json()["error"]

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -199,3 +200,44 @@ def test_the_cross_process_benchmark_runs(postgres_url):
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("3 moves: p50 ")
+
+
+def _descendants(pid):
+    """Every process started by ``pid``, and theirs (Linux)."""
+    found = []
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = [int(x) for x in f.read().split()]
+    except OSError:
+        return found
+    for child in children:
+        found += [child, *_descendants(child)]
+    return found
+
+
+def _alive(pid):
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill", "term"])
+def test_workers_end_with_their_parent_however_it_ends(servers, how):
+    base, proc = servers("--workers", "2")
+    g = new_game(base, seats=[{"kind": "human"}, {"kind": "bot"}])  # a bot pool starts too
+    assert view(base, g)["to_move"] is not None
+    family = _descendants(proc.pid)
+    assert len(family) >= 2, family  # the two workers at least
+    proc.send_signal(how)
+    proc.wait()
+    end = time.time() + 20
+    while any(_alive(p) for p in family) and time.time() < end:
+        time.sleep(0.1)
+    assert not [p for p in family if _alive(p)]
+    port = int(base.rsplit(":", 1)[1])
+    with socket.socket() as s:  # nothing holds the port
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", port))

@@ -220,3 +220,23 @@ class PavilionGame(DealtGame[PavilionState]):
 
         points = super().action_preview(state, action)["points"]
         return action_preview(state, action, points)
+
+    def action_previews(self, state: PavilionState, actions: list[int]) -> list[dict[str, int]]:
+        """As ``action_preview``, the points worked out on the compiled core where it is built
+        (a copy and a move there cost a tenth of the Python engine's)."""
+        from azul import native
+
+        compiled = None if state.is_chance_node() else native.core(self.name)
+        if compiled is None:
+            return super().action_previews(state, actions)
+        from azul.pavilion.targets import action_preview
+
+        start = compiled.from_state(state)
+        seat = state.current_player()
+        before = start.scores()[seat]
+        previews = []
+        for a in actions:
+            after = start.clone()
+            after.apply_action(a)
+            previews.append(action_preview(state, a, after.scores()[seat] - before))
+        return previews

@@ -40,6 +40,7 @@ from azul import i18n
 from azul.core.errors import AzulError
 from azul.i18n import N_
 from azul.server import ratings
+from azul.server.connections import configure as configure_connections
 from azul.server.errors import (
     INTERNAL,
     Invalid,
@@ -53,7 +54,7 @@ from azul.server.errors import (
 )
 from azul.server.guards import BodyLimit, Connections, Rates
 from azul.server.notices import listen
-from azul.server.service import MAX_SEED, MOVE_LENGTH, NAME_LENGTH, Lobby, title
+from azul.server.service import MAX_SEED, MOVE_LENGTH, NAME_LENGTH, Lobby, _die_with_parent, title
 from azul.server.settings import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS, Settings
 from azul.server.store import Store
 
@@ -467,13 +468,19 @@ its database and settings (JSON)."""
 
 
 def serve_environment(database: str | None, settings: Settings) -> str:
-    """What ``from_environment`` reads back."""
-    return json.dumps({"database": database, "settings": dataclasses.asdict(settings)})
+    """What ``from_environment`` reads back; the calling process is the workers' parent."""
+    return json.dumps(
+        {"database": database, "settings": dataclasses.asdict(settings), "server": os.getpid()}
+    )
 
 
 def from_environment() -> FastAPI:
-    """The application of one worker process of ``azul serve --workers N``."""
+    """The application of one worker process of ``azul serve --workers N``. The worker ends
+    with the process that started it, even when that one is killed (Linux): no worker is
+    left holding the port."""
     found = json.loads(os.environ[SERVE_ENVIRONMENT])
+    if "server" in found:
+        _die_with_parent(found["server"])
     hide_tokens()
     return create_app(found["database"], settings=Settings(**found["settings"]))
 
@@ -486,8 +493,15 @@ def create_app(
     """The application over the database at ``database`` (an SQLAlchemy URL); bots think in
     ``executor`` (a process pool by default); ``settings`` are the operator's limits."""
     settings = settings or Settings()
+    configure_connections(settings)
     lobby = Lobby(Store(database), executor, settings)
-    rates = Rates({"create": settings.creates_per_minute, "hint": settings.hints_per_minute})
+    rates = Rates(
+        {
+            "create": settings.creates_per_minute,
+            "hint": settings.hints_per_minute,
+            "draw": settings.drawings_per_minute,
+        }
+    )
     connections = Connections(settings.sockets_per_client)
 
     @asynccontextmanager
@@ -645,10 +659,11 @@ def create_app(
     @app.get(
         "/api/games/{game_id}/svg",
         operation_id="get_svg",
-        responses={**responses(400, 403, 404), 200: {"content": {"image/svg+xml": {}}}},
+        responses={**responses(400, 403, 404, 429), 200: {"content": {"image/svg+xml": {}}}},
     )
     async def get_svg(
         game_id: str,
+        request: Request,
         token: str = Query(max_length=64),
         patterns: bool = Query(False, description="a pattern per colour (colour-blind mode)"),
         ply: int | None = Query(None, ge=0, le=10_000, description="the position after N moves"),
@@ -662,6 +677,7 @@ def create_app(
                 lang=lang,
                 languages=", ".join(i18n.LANGUAGES),
             )
+        rates.hit("draw", _client(request))
         svg = await lobby.svg(game_id, token, patterns, ply, lang, layout, focus)
         return Response(svg, media_type="image/svg+xml")
 
@@ -689,7 +705,7 @@ def create_app(
     async def post_hint(game_id: str, body: Token, request: Request) -> list[dict[str, Any]]:
         """A bot's three best moves for the seat to move."""
         rates.hit("hint", _client(request))
-        return await lobby.hint(game_id, body.token)
+        return await lobby.hint(game_id, body.token, _client(request))
 
     @app.get(
         "/api/games/{game_id}/record",

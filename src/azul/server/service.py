@@ -16,7 +16,6 @@ a client can see predicts a future draw.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import multiprocessing
@@ -27,12 +26,16 @@ import secrets
 import socket
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar, TypeVarTuple
+
+import orjson
 
 import azul
 from azul import i18n
@@ -48,6 +51,7 @@ from azul.server.settings import (
     Settings,
 )
 from azul.server.store import CHANCE_SEAT, OUTAGES, Seat, Stale, Store, StoredGame, now
+from azul.server.thinking import Thinking
 
 log = logging.getLogger("azul.server")
 
@@ -99,6 +103,24 @@ def _hint(
     return [{"action": c.action, "move": c.move, "value": round(c.value, 3)} for c in best]
 
 
+def _drawing(
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    actions: list[int],
+    look: tuple[bool, str, int | None, str, list[str]],
+) -> str:
+    """In a drawing process: the SVG of the position, ``look`` being (patterns, language,
+    the seat drawn large, layout, the players' names)."""
+    return _position(game, options, seed, actions).to_svg(*look)
+
+
+def _drawing_worker(server: int) -> None:
+    """A drawing process ends with the server and yields the processor to it."""
+    _die_with_parent(server)
+    os.nice(10)
+
+
 def _draw(state: azul.State) -> int:
     """A chance outcome drawn by the operating system's generator, by its probability."""
     outcomes = state.chance_outcomes()
@@ -124,6 +146,13 @@ def _check_move(action: Any, move: Any, version: Any) -> None:
         isinstance(version, bool) or not isinstance(version, int) or version < 0
     ):
         raise IllegalMoveError("version: the version of a view is a whole number")
+
+
+def _encode(document: Any) -> str:
+    """JSON text of a view's parts: orjson, as a view of many legal moves is tens of KB,
+    encoded for every move of every game (the standard encoder took most of the server's
+    time under load)."""
+    return orjson.dumps(document).decode()
 
 
 def title(game: str) -> str:
@@ -221,6 +250,12 @@ class Played:
     def to_json(self, ply: int) -> dict[str, Any]:
         return {"ply": ply, "seat": self.seat, "move": self.move, "text": self.text}
 
+    @cached_property
+    def body(self) -> str:
+        """The JSON text of ``to_json`` without its ply and braces, made once: a view lists
+        every move of the game, and every view of every version would encode them again."""
+        return _encode({"seat": self.seat, "move": self.move, "text": self.text})[1:-1]
+
 
 @dataclass
 class Table:
@@ -233,6 +268,7 @@ class Table:
     thinking: bool = False  # a bot task is running for this table
     listeners: list[Listener] = field(default_factory=list)
     views: dict[int | None, str] = field(default_factory=dict)  # JSON text, by audience
+    shared: str = ""  # the JSON text of what every audience's view holds, this version
     users: int = 0  # requests using the table now
     used: float = field(default_factory=time.monotonic)
     undo_points: dict[int, int | None] = field(default_factory=dict)  # by seat, this version
@@ -258,6 +294,7 @@ class Table:
 
     def changed(self) -> None:
         self.views.clear()
+        self.shared = ""
         self.undo_points.clear()
 
 
@@ -277,6 +314,18 @@ class Lobby:
         self.loading: dict[str, asyncio.Future[Table]] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.move_times = MoveTimes()
+        # drawings are made in a process of their own (the injected executor in tests), kept
+        # for a while by what they show, and a drawing asked for twice at once is made once
+        self.drawer: Executor | None = executor
+        self.drawings: OrderedDict[tuple[Any, ...], asyncio.Future[str]] = OrderedDict()
+        self.drawing = 0  # drawings waiting or being made
+        # bots' moves ahead of hints, at most as many jobs in the pool as it has processes
+        self.thinking = Thinking(
+            self._pool,
+            self.settings.bot_processes,
+            self.settings.hints_queued,
+            self.settings.hints_per_client,
+        )
         # Tables read while this process hears every notice of other processes' writes are
         # current; when the store's notices may have been missed (not listening yet, or the
         # listener lost its connection) a table is checked against the store before it is used.
@@ -296,6 +345,16 @@ class Lobby:
             )
         return self.executor
 
+    def _drawer(self) -> Executor:
+        if self.drawer is None:
+            self.drawer = ProcessPoolExecutor(
+                max_workers=self.settings.drawing_processes,
+                initializer=_drawing_worker,
+                initargs=(os.getpid(),),
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self.drawer
+
     def close(self) -> None:
         for task in self.tasks:
             task.cancel()
@@ -303,6 +362,8 @@ class Lobby:
             self.store.release([self.me])
         except OUTAGES as e:
             log.warning("the bot turns of this process could not be released (%s)", e)
+        if self.drawer is not None and self.drawer is not self.executor:
+            self.drawer.shutdown(wait=False, cancel_futures=True)
         if self.executor is not None:
             processes = getattr(self.executor, "_processes", None) or {}
             self.executor.shutdown(wait=False, cancel_futures=True)
@@ -642,28 +703,31 @@ class Lobby:
 
     def _view(self, table: Table, seat: int | None) -> str:
         """A seat's or the spectators' view as JSON text, built once per change (only the text
-        is kept: it is what every listener is sent)."""
+        is kept: it is what every listener is sent). What every audience sees alike is
+        encoded once per change, and each move of the log once for the game's life."""
         known = table.views.get(seat)
         if known is not None:
             return known
         state = table.state
         position = state.public_view(seat)
         position["options"] = self._shown_options(table.stored)
+        own = {
+            "you": seat,
+            "legal": self._legal(table, seat),
+            "can_undo": seat is not None and self._undo_point(table, seat) is not None,
+            "rematch": self._rematch_link(table, seat),
+            "position": position,
+        }
+        known = table.views[seat] = f"{{{self._shared(table)},{_encode(own)[1:-1]}}}"
+        return known
+
+    def _shared(self, table: Table) -> str:
+        """The JSON text, without braces, of what every audience's view holds."""
+        if table.shared:
+            return table.shared
+        state = table.state
         to_move = state.current_player()
-        legal = []
-        if seat is not None and seat == to_move and table.kind(seat) == "human":
-            legal = [
-                {
-                    "action": a,
-                    "move": state.action_to_string(a),
-                    "targets": state.action_targets(a),
-                    "details": state.action_details(a),
-                    "preview": state.action_preview(a),
-                    "text": state.describe_action(a).to_json(),
-                }
-                for a in state.legal_actions()
-            ]
-        view = {
+        alike = {
             "id": table.stored.id,
             "version": table.stored.version,  # clients keep the newest view they got
             "game": table.stored.game,
@@ -671,7 +735,6 @@ class Lobby:
             "options": self._shown_options(table.stored),
             "seeded": table.stored.seeded,
             "palette": state.game.palette(),
-            "you": seat,
             "seats": self._seats(table.stored),
             "to_move": to_move if to_move >= 0 else None,
             "decision": state.decision(),
@@ -679,15 +742,31 @@ class Lobby:
             "scores": state.scores(),
             "winners": state.winners(),
             "breakdown": state.score_breakdown(),
-            "log": [m.to_json(n) for n, m in enumerate(table.played, 1)],
             "last": self._last_moves(table),
-            "legal": legal,
-            "can_undo": seat is not None and self._undo_point(table, seat) is not None,
-            "rematch": self._rematch_link(table, seat),
-            "position": position,
         }
-        known = table.views[seat] = json.dumps(view)
-        return known
+        moves = ",".join(f'{{"ply":{n},{m.body}}}' for n, m in enumerate(table.played, 1))
+        table.shared = f'{_encode(alike)[1:-1]},"log":[{moves}]'
+        return table.shared
+
+    @staticmethod
+    def _legal(table: Table, seat: int | None) -> list[dict[str, Any]]:
+        """The legal moves of the seat to move, with what a client shows of each; none for
+        any other audience."""
+        state = table.state
+        if seat is None or seat != state.current_player() or table.kind(seat) != "human":
+            return []
+        actions = state.legal_actions()
+        return [
+            {
+                "action": a,
+                "move": state.action_to_string(a),
+                "targets": state.action_targets(a),
+                "details": state.action_details(a),
+                "preview": preview,
+                "text": state.describe_action(a).to_json(),
+            }
+            for a, preview in zip(actions, state.action_previews(actions), strict=True)
+        ]
 
     @staticmethod
     def _last_moves(table: Table) -> list[dict[str, Any] | None]:
@@ -729,31 +808,67 @@ class Lobby:
         focus: int | None = None,
     ) -> str:
         """The drawing of the table, or of the position after ``ply`` moves (replays), for a
-        wide screen or a phone; the viewer's board (or ``focus``'s) is drawn large."""
+        wide screen or a phone; the viewer's board (or ``focus``'s) is drawn large. Made in
+        the drawing process, never on the event loop; kept by (game, version, audience,
+        layout, language, patterns, ply)."""
         async with self._use(game_id) as table:
             seat = table.seat_of(token)
             if focus is not None and not 0 <= focus < len(table.stored.seats):
                 raise AzulError("focus {seat}: there is no such seat", seat=focus)
-            state = table.state
-            if ply is not None:
-                plies = len(table.played)
-                if not 0 <= ply <= plies:
-                    raise AzulError("ply {ply}: this game has moves 0..{last}", ply=ply, last=plies)
-                state = self._replay(table, table.played[ply].index if ply < plies else None)
-            names = [
-                self._display_name(table.stored, s, lang) for s in range(len(table.stored.seats))
-            ]
-            return state.to_svg(patterns, lang, seat if focus is None else focus, layout, names)
+            plies = len(table.played)
+            if ply is not None and not 0 <= ply <= plies:
+                raise AzulError("ply {ply}: this game has moves 0..{last}", ply=ply, last=plies)
+            s = table.stored
+            drawn = seat if focus is None else focus
+            key = (s.id, s.version, drawn, ply, layout, lang, patterns)
+            known = self.drawings.get(key)
+            if known is None:
+                upto = table.played[ply].index if ply is not None and ply < plies else None
+                names = [self._display_name(s, i, lang) for i in range(len(s.seats))]
+                job = (s.game, table.options, s.seed, table.actions(upto))
+                known = self._make_drawing(key, job, (patterns, lang, drawn, layout, names))
+            else:
+                self.drawings.move_to_end(key)
+        return await asyncio.shield(known)
 
-    async def hint(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
-        """The hint bot's best moves for the seat to move, thought out in the process pool."""
+    def _make_drawing(
+        self,
+        key: tuple[Any, ...],
+        job: tuple[str, dict[str, Any], int, list[int]],
+        look: tuple[bool, str, int | None, str, list[str]],
+    ) -> asyncio.Future[str]:
+        """Start a drawing in the drawing process and keep it under ``key``; TooMany while
+        ``drawings_queued`` are waiting already."""
+        if self.drawing >= self.settings.drawings_queued:
+            raise TooMany("the server is drawing too much: try again in a moment", retry_after=2)
+        self.drawing += 1
+        loop = asyncio.get_running_loop()
+        made = asyncio.ensure_future(loop.run_in_executor(self._drawer(), _drawing, *job, look))
+
+        def done(future: asyncio.Future[str]) -> None:
+            self.drawing -= 1
+            if future.cancelled() or future.exception() is not None:
+                self.drawings.pop(key, None)  # a failed drawing is tried again next time
+            if not future.cancelled() and isinstance(future.exception(), BrokenProcessPool):
+                self.drawer = None  # a drawing process died: a new pool draws next time
+
+        made.add_done_callback(done)
+        self.drawings[key] = made
+        while len(self.drawings) > self.settings.drawings_kept:
+            self.drawings.popitem(last=False)
+        return made
+
+    async def hint(self, game_id: str, token: str | None, client: str = "") -> list[dict[str, Any]]:
+        """The hint bot's best moves for the seat to move, thought out in the process pool
+        after the bots' moves; TooMany when too many hints wait (from ``client``, or all)."""
         async with self._use(game_id) as table:
             seat = table.seat_of(token)
             if seat is None or seat != table.state.current_player():
                 raise Conflict("hints are for the player to move")
             s = table.stored
             job = (s.game, table.options, s.seed, table.actions(), s.seed + len(s.log))
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), _hint, *job)
+            key = (s.id, s.version)
+        return await self.thinking.hint(client, key, _hint, *job)  # type: ignore[no-any-return]
 
     async def record(self, game_id: str, token: str | None) -> str:
         """The game's record so far: the moves and the draws that happened."""
@@ -1039,7 +1154,6 @@ class Lobby:
             table.thinking = False
 
     async def _bot_turns(self, table: Table, failures: int) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             async with table.lock:
                 state = table.state
@@ -1065,7 +1179,7 @@ class Lobby:
                 action = random.Random(job[-1]).choice(state.legal_actions())
             else:
                 try:
-                    thinking = loop.run_in_executor(self._pool(), _think, *job)
+                    thinking = asyncio.ensure_future(self.thinking.bot(_think, *job))
                     action = await self._renewing(thinking, s.id, version)
                 except BrokenProcessPool:  # a worker died: a new pool thinks again
                     self.executor = None

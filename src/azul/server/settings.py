@@ -46,6 +46,13 @@ class Settings:
     bot_processes: int = 2  # processes where bots and hints think
     creates_per_minute: int = 20  # new games and seats joined, per client address
     hints_per_minute: int = 30  # per client address
+    hints_queued: int = 8  # hints waiting for a bot process at most (then 429)
+    hints_per_client: int = 2  # hints from one address waiting or thinking at most
+    drawings_per_minute: int = 600  # SVG drawings asked for, per client address (a fast game
+    # against bots asks for two a second; the drawings are cached and their queue bounded)
+    drawing_processes: int = 1  # processes where drawings are made
+    drawings_queued: int = 16  # drawings waiting to be made at most (then 429)
+    drawings_kept: int = 256  # drawings kept for the next client who asks
     sockets_per_game: int = 64  # live connections to one game
     sockets_per_client: int = 32  # live connections from one address
     idle_seconds: float = 600.0  # a table nobody watches leaves memory after this
@@ -54,6 +61,8 @@ class Settings:
     max_tables: int = 5000  # tables kept in memory at most (the idle ones go first)
     lobby_games: int = 50  # games listed in the lobby
     max_connections: int = 1000  # open connections of all kinds at once (then 503)
+    connections_per_client: int = 64  # open connections from one address, of all kinds
+    read_seconds: float = 10.0  # to send a whole request, headers and body (then 408)
     components: dict[str, str | None] = field(
         default_factory=lambda: {DEFAULT_COMPONENTS: None}
     )  # component sets by name: None is the set shipped with the game
