@@ -311,6 +311,7 @@ def test_the_page_comes_back_after_a_server_restart(browser, tmp_path):
         _, url = api_game(base, game="sintra")
         page.goto(url)
         page.wait_for_selector(".connection.connected")
+        page.wait_for_selector("#board g.clickable")  # drawn by the drawing process
         assert take_a_turn(page)
         page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
         os.kill(proc.pid, signal.SIGKILL)
@@ -319,6 +320,7 @@ def test_the_page_comes_back_after_a_server_restart(browser, tmp_path):
         page.screenshot(path=str(ARTIFACTS / "restart-reconnecting.png"))
         proc = start(port, database)
         page.wait_for_selector(".connection.connected", timeout=30_000)
+        page.wait_for_selector("#board g.clickable", timeout=30_000)
         before = log_length(page)
         assert take_a_turn(page)  # the game goes on from where it was
         page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")

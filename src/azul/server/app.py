@@ -506,6 +506,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        lobby.warm_up()
         tasks = [
             asyncio.ensure_future(lobby.keep_tidy(min(30.0, settings.idle_seconds / 2))),
             asyncio.ensure_future(lobby.keep_bots_moving(settings.bot_sweep)),

@@ -355,6 +355,11 @@ class Lobby:
             )
         return self.drawer
 
+    def warm_up(self) -> None:
+        """Start the drawing process now, so that the first drawing after a start does not
+        wait for it to spawn."""
+        self._drawer().submit(int)
+
     def close(self) -> None:
         for task in self.tasks:
             task.cancel()
