@@ -309,7 +309,7 @@ def main() -> int:
     if url is None:
         folder = tempfile.mkdtemp(prefix="azul-load-")
         database = args.database or f"sqlite:///{os.path.join(folder, 'load.db')}"
-        proc = start_server(args.port, database, args.workers, args.server_python)
+        proc = start_server(args.port, database, args.workers, python=args.server_python)
         url = f"http://127.0.0.1:{args.port}"
     try:
         result = asyncio.run(run(args, url, proc.pid if proc else None))
