@@ -22,11 +22,15 @@ compiled = pytest.mark.skipif(
 )
 
 
-def saved(tmp_path, game, hidden=(32, 16), seed=0, name="net.npz"):
-    made = net.random_net(game, hidden, seed)
+def saved(tmp_path, game, hidden=(32, 16), seed=0, name="net.npz", residual=False):
+    made = net.random_net(game, hidden, seed, residual=residual)
     w, b = made.layers[-1]  # values of tens of points, spread as a trained network's
+    if residual:  # corrections of a few points to the hand evaluation
+        w, b = w * 3, b - b
+    else:
+        w, b = w * 30, b + 50
     path = tmp_path / name
-    net.save(path, (*made.layers[:-1], (w * 30, b + 50)), made.scale, made.meta)
+    net.save(path, (*made.layers[:-1], (w, b)), made.scale, made.meta)
     return path
 
 
@@ -40,21 +44,24 @@ def midgame(game, seed, moves):
 
 @compiled
 @pytest.mark.parametrize(
-    ("name", "options", "rank"),
+    ("name", "options", "rank", "residual"),
     [
-        ("pavilion", {}, "hand"),
-        ("sintra", {}, "leaf"),
-        ("pavilion", {"players": 3}, "leaf"),
-        ("sintra", {"players": 4}, "hand"),
+        ("pavilion", {}, "hand", False),
+        ("sintra", {}, "leaf", False),
+        ("pavilion", {"players": 3}, "leaf", False),
+        ("sintra", {"players": 4}, "hand", False),
+        ("pavilion", {}, "leaf", True),
+        ("sintra", {"players": 3}, "hand", True),
     ],
 )
 def test_the_compiled_and_python_searches_decide_alike_with_a_network(
-    tmp_path, name, options, rank
+    tmp_path, name, options, rank, residual
 ):
     """Fixed seed and iterations: the same visits per move (values agree to float32 rounding:
-    numpy adds up in another order than the C forward pass), a few moves of one game."""
+    numpy adds up in another order than the C forward pass), a few moves of one game; a
+    residual network adds its output to the hand evaluation in both."""
     game = azul.load_game(name, **options)
-    path = saved(tmp_path, game)
+    path = saved(tmp_path, game, residual=residual)
     kwargs = {"seed": 3, "iterations": 120, "weights": str(path), "rank": rank, "endgame": False}
     fast, slow = MCTSBot(**kwargs), MCTSBot(**kwargs, native=False)
     hand = MCTSBot(seed=3, iterations=120, eval="hand", rank=rank, endgame=False)
