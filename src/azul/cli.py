@@ -328,6 +328,12 @@ def _outcome(state: azul.State) -> str:
     return final if table is None else table + "\n" + final
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    from azul.learn import command
+
+    return command.run(args)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from azul import native
     from azul.bench import bench, compare
@@ -614,6 +620,12 @@ def build_parser() -> ArgumentParser:
         help=_("also the game's compiled core, on the same games (azul.native)"),
     )
     p.set_defaults(func=cmd_bench)
+
+    from azul.learn import command as learn  # its arguments, without numpy
+
+    p = sub.add_parser("train", help=_("learn a value network for the MCTS bot by self-play"))
+    learn.add_arguments(p)
+    p.set_defaults(func=cmd_train)
     return parser
 
 
