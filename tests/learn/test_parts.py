@@ -166,9 +166,14 @@ def test_the_hand_values_are_recorded_and_recomputed_by_replaying_the_moves(tmp_
         state.apply_action(int(action))
     assert len(set(game["hand"][:, 0].tolist())) > 3  # the values change along the game
     assert np.array_equal(selfplay.replay_hand(job, game), game["hand"])
+    unmoved = {k: v for k, v in game.items() if k not in ("action", "hand")}  # as old games
+    assert np.array_equal(selfplay.moves(job, unmoved), game["action"])
+    assert np.array_equal(selfplay.replay_hand(job, unmoved), game["hand"])
     other = selfplay.Job(name, (("players", 2),), seed=6, iterations=4, explore=5)
     with pytest.raises(AzulError, match="does not replay from deal 6: move 0"):
         selfplay.replay_hand(other, game)
+    with pytest.raises(AzulError, match="does not replay from deal 6: move 0"):
+        selfplay.replay_hand(other, unmoved)
     # the residual targets: final score less the hand value, position by position, seat by seat
     path = tmp_path / "g.npz"
     dataset.save_game(path, game)

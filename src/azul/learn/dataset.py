@@ -12,7 +12,7 @@ import numpy as np
 
 from azul.core.errors import AzulError
 
-KEYS = ("obs", "mover", "scores", "action")  # and "seconds" (the time taken)
+KEYS = ("obs", "mover", "scores")  # and "action" (the moves) and "seconds" (the time taken)
 HAND = "hand"  # each seat's hand evaluation per position: games played before it may lack it
 
 
@@ -35,7 +35,7 @@ def save_game(path: Path, arrays: dict[str, np.ndarray]) -> None:
 def load_game_file(path: Path) -> dict[str, np.ndarray]:
     try:
         with np.load(path, allow_pickle=False) as f:
-            return {k: f[k] for k in (*KEYS, *(HAND,) * (HAND in f.files))}
+            return {k: f[k] for k in (*KEYS, "action", HAND) if k in KEYS or k in f.files}
     except (OSError, KeyError, ValueError) as e:
         raise AzulError(f"{path} is not a self-play game ({e})") from None
 

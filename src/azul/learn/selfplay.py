@@ -112,13 +112,13 @@ def draw(state: State, chance: random.Random) -> None:
 
 
 def replay_hand(job: Job, recorded: dict[str, np.ndarray]) -> np.ndarray:
-    """The ``hand`` values of a game recorded without them: its moves replayed from the job's
-    deal (the chance drawn as ``play`` draws it), each position checked against the recorded
-    observations, so that a game of another deal is refused."""
+    """The ``hand`` values of a game recorded without them: its moves (``moves``) replayed
+    from the job's deal (the chance drawn as ``play`` draws it), each position checked against
+    the recorded observations, so that a game of another deal is refused."""
     game = load_game(job.game, **dict(job.options))
     state = game.new_initial_state(job.seed)
     chance = random.Random(~job.seed)
-    obs, actions = recorded["obs"], recorded["action"]
+    obs, actions = recorded["obs"], moves(job, recorded)
     hand = np.zeros(obs.shape[:2])
     buffer = np.zeros(obs.shape[1:], np.float32)
     for i, action in enumerate(actions):
@@ -135,3 +135,45 @@ def replay_hand(job: Job, recorded: dict[str, np.ndarray]) -> np.ndarray:
     if len(actions) != len(obs) or not state.is_terminal():
         raise AzulError(f"the recorded game of deal {job.seed} does not end where it should")
     return hand
+
+
+def moves(job: Job, recorded: dict[str, np.ndarray]) -> np.ndarray:
+    """The moves of a recorded game: its ``action`` array, or for games recorded before the
+    moves were kept, the moves found again from the deal (games without explicit chance): at
+    each position, the legal move after which every seat observes what was recorded next
+    (and, after the last, the game ends with the recorded scores)."""
+    if "action" in recorded:
+        return recorded["action"]
+    game = load_game(job.game, **dict(job.options))
+    core = native.core(game.name)
+    if core is None or getattr(game, "explicit_chance", False):
+        raise AzulError(f"the moves of a game of {game.name!r} cannot be found again")
+    obs, mover = recorded["obs"], recorded["mover"]
+    row = np.zeros(obs.shape[2], np.float32)
+
+    def seen(c: Any, i: int) -> bool:
+        if c.is_terminal() or c.current_player() != mover[i]:
+            return False
+        for seat in range(obs.shape[1]):
+            c.observe(seat, row)
+            if not np.array_equal(row.astype(np.float16), obs[i, seat]):
+                return False
+        return True
+
+    def ended(c: Any, _: int) -> bool:
+        return bool(c.is_terminal()) and list(c.scores()) == recorded["scores"].tolist()
+
+    state = core.new(game, job.seed)
+    found = []
+    for i in range(len(obs)):
+        fits = seen if i + 1 < len(obs) else ended
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            if fits(child, i + 1):
+                found.append(a)
+                state = child
+                break
+        else:
+            raise AzulError(f"the recorded game does not replay from deal {job.seed}: move {i}")
+    return np.array(found, np.int32)
