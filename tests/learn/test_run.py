@@ -138,7 +138,7 @@ def test_azul_train_is_the_same_command(tmp_path, capsys):
 
 
 def test_a_residual_run_recomputes_the_hand_values_of_games_recorded_without_them(tmp_path):
-    """Games played before the hand values were recorded get them by replaying their moves;
+    """Games played before the hand values (and the moves) were recorded get them by replaying;
     the network learns from them exactly as from games that recorded them."""
     c = tiny(generations=1)
     folder, stripped = tmp_path / "run", tmp_path / "stripped"
@@ -146,12 +146,13 @@ def test_a_residual_run_recomputes_the_hand_values_of_games_recorded_without_the
     Run(folder, c, progress=False)._games(0, 0)
     for i in range(3):
         with np.load(dataset.game_path(folder, 0, i), allow_pickle=False) as f:
-            arrays = {k: f[k] for k in f.files if k != dataset.HAND}
-            recorded = f[dataset.HAND]
+            arrays = {k: f[k] for k in f.files if k not in (dataset.HAND, "action")}
+            recorded, moves = f[dataset.HAND], f["action"]
         dataset.save_game(dataset.game_path(stripped, 0, i), arrays)
     Run(stripped, c, progress=False)._fit(1)
     with np.load(dataset.game_path(stripped, 0, 2), allow_pickle=False) as f:
         assert np.array_equal(f[dataset.HAND], recorded)
+        assert np.array_equal(f["action"], moves)
     Run(folder, c, progress=False)._fit(1)
     with (
         np.load(folder / "gen-001" / "weights.npz") as a,

@@ -117,8 +117,8 @@ class Run:
                             weights)  # fmt: skip
 
     def _hand_values(self, g: int) -> None:
-        """Give generation ``g``'s games recorded without hand values their values, by
-        replaying each game's moves (each file rewritten whole)."""
+        """Give generation ``g``'s games recorded without hand values their values (and their
+        moves, if they lack them too), by replaying each game (each file rewritten whole)."""
         for i in range(self.config.games):
             path = dataset.game_path(self.folder, g, i)
             if not path.exists():
@@ -127,7 +127,9 @@ class Run:
                 if dataset.HAND in f.files:
                     continue
                 arrays = {k: f[k] for k in f.files}
-            arrays[dataset.HAND] = selfplay.replay_hand(self._job(g, i, None), arrays)
+            job = self._job(g, i, None)
+            arrays.setdefault("action", selfplay.moves(job, arrays))  # kept from now on
+            arrays[dataset.HAND] = selfplay.replay_hand(job, arrays)
             dataset.save_game(path, arrays)
 
     # -- training ------------------------------------------------------------------------
