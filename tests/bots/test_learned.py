@@ -22,11 +22,15 @@ compiled = pytest.mark.skipif(
 )
 
 
-def saved(tmp_path, game, hidden=(32, 16), seed=0, name="net.npz"):
-    made = net.random_net(game, hidden, seed)
+def saved(tmp_path, game, hidden=(32, 16), seed=0, name="net.npz", residual=False):
+    made = net.random_net(game, hidden, seed, residual=residual)
     w, b = made.layers[-1]  # values of tens of points, spread as a trained network's
+    if residual:  # corrections of a few points to the hand evaluation
+        w, b = w * 3, b - b
+    else:
+        w, b = w * 30, b + 50
     path = tmp_path / name
-    net.save(path, (*made.layers[:-1], (w * 30, b + 50)), made.scale, made.meta)
+    net.save(path, (*made.layers[:-1], (w, b)), made.scale, made.meta)
     return path
 
 
@@ -40,21 +44,24 @@ def midgame(game, seed, moves):
 
 @compiled
 @pytest.mark.parametrize(
-    ("name", "options", "rank"),
+    ("name", "options", "rank", "residual"),
     [
-        ("pavilion", {}, "hand"),
-        ("sintra", {}, "leaf"),
-        ("pavilion", {"players": 3}, "leaf"),
-        ("sintra", {"players": 4}, "hand"),
+        ("pavilion", {}, "hand", False),
+        ("sintra", {}, "leaf", False),
+        ("pavilion", {"players": 3}, "leaf", False),
+        ("sintra", {"players": 4}, "hand", False),
+        ("pavilion", {}, "leaf", True),
+        ("sintra", {"players": 3}, "hand", True),
     ],
 )
 def test_the_compiled_and_python_searches_decide_alike_with_a_network(
-    tmp_path, name, options, rank
+    tmp_path, name, options, rank, residual
 ):
     """Fixed seed and iterations: the same visits per move (values agree to float32 rounding:
-    numpy adds up in another order than the C forward pass), a few moves of one game."""
+    numpy adds up in another order than the C forward pass), a few moves of one game; a
+    residual network adds its output to the hand evaluation in both."""
     game = azul.load_game(name, **options)
-    path = saved(tmp_path, game)
+    path = saved(tmp_path, game, residual=residual)
     kwargs = {"seed": 3, "iterations": 120, "weights": str(path), "rank": rank, "endgame": False}
     fast, slow = MCTSBot(**kwargs), MCTSBot(**kwargs, native=False)
     hand = MCTSBot(seed=3, iterations=120, eval="hand", rank=rank, endgame=False)
@@ -103,11 +110,14 @@ def test_a_network_for_other_games_is_refused_at_the_search(tmp_path):
 def test_auto_takes_the_network_the_game_ships_and_falls_back_to_the_hand_evaluation(
     tmp_path, monkeypatch, caplog
 ):
+    three = azul.load_game("pavilion", players=3)
+    assert three.strategy().value_weights(3) is None  # none ships: by hand
+    assert MCTSBot(iterations=5).leaf_network(three) is None
+    with pytest.raises(azul.AzulError, match="no trained value network ships for pavilion with 3"):
+        MCTSBot(iterations=5, eval="learned").leaf_network(three)
     game = azul.load_game("pavilion")
-    assert game.strategy().value_weights(2) is None  # none ships yet: by hand
-    assert MCTSBot(iterations=5).leaf_network(game) is None
-    with pytest.raises(azul.AzulError, match="no trained value network ships for pavilion with 2"):
-        MCTSBot(iterations=5, eval="learned").leaf_network(game)
+    shipped = MCTSBot(iterations=5).leaf_network(game)  # 2 players: one ships
+    assert shipped is not None and shipped.residual and shipped.meta["commit"] != ""
     folder = tmp_path / "values"
     folder.mkdir()
     saved(folder, game, name="2p.npz")

@@ -210,20 +210,27 @@ def test_the_compiled_forward_pass_gives_the_numpy_values(name, players):
     ]
     w, b = nets[0].layers[-1]  # outputs of tens of points, as a trained network's
     nets[0] = Net(nets[0].scale, (*nets[0].layers[:-1], (w * 50, b + 60)), nets[0].meta)
+    # residual: the hand evaluation plus corrections of a few points
+    corrections = net.random_net(game, (32,), seed=9, residual=True)
+    w, b = corrections.layers[-1]
+    nets.append(Net(corrections.scale, (corrections.layers[0], (w * 3, b)), corrections.meta))
     cores = positions(game, 1200 // players, seed=players)
     obs = np.zeros((len(cores) * players, size), np.float32)
+    hand = np.zeros(len(cores) * players)
     for i, core in enumerate(cores):
         for seat in range(players):
             core.observe(seat, obs[i * players + seat])
+            hand[i * players + seat] = core.evaluate(seat)
     worst = 0.0
     for made in nets:
-        expected = made.value(obs)
+        expected = made.value(obs, hand) if made.residual else made.value(obs)
         weights = made.compiled(module)
         got = np.array([module.net_value(c, weights, s) for c in cores for s in range(players)])
         assert (np.abs(got - expected) <= TOLERANCE * np.maximum(1, np.abs(expected))).all()
         worst = max(worst, float(np.abs(got - expected).max()))
         assert len(np.unique(expected)) > len(cores) // 2  # the values tell them apart
     assert len(obs) >= 1200 and np.ptp(nets[0].value(obs)) > 5
+    assert np.ptp(nets[-1].forward(obs)) > 1  # the corrections are not all one constant
     print(f"{name} {players}p: {len(obs)} values, largest difference {worst:.2g} points")
 
 
@@ -307,3 +314,36 @@ def test_the_search_values_each_seat_from_its_own_point_of_view(name, players):
             assert reader.value(obs) == core.scores()[seat]
             seen.add(core.scores()[seat])
     assert len(seen) > 4  # the seats had different scores
+
+
+def test_a_residual_network_adds_its_output_to_the_hand_values(tmp_path):
+    layers, scale = tiny()
+    n = Net(scale, tuple(layers), meta(residual=True))
+    assert n.residual and not Net(scale, tuple(layers), meta()).residual  # absent: not
+    obs = np.array([[1, 1], [0, 1]])
+    assert n.value(obs, [10, -20]).tolist() == pytest.approx([12.5, -16.5])
+    assert n.value(np.array([1, 1]), 10.0) == pytest.approx(12.5)
+    with pytest.raises(WeightsError, match="residual network needs the hand evaluation"):
+        n.value(obs)
+    with pytest.raises(WeightsError, match=r"hand values of shape \(3,\) for outputs of \(2,\)"):
+        n.value(obs, [1, 2, 3])
+    with pytest.raises(WeightsError, match="not residual: it takes no hand values"):
+        Net(scale, tuple(layers), meta()).value(obs, [1, 2])
+    net.save(tmp_path / "r.npz", layers, scale, meta(residual=True))
+    assert net.load(tmp_path / "r.npz").residual
+    with pytest.raises(WeightsError, match="meta residual 'yes' is not true or false"):
+        net.save(tmp_path / "bad.npz", layers, scale, meta(residual="yes"))
+    assert not (tmp_path / "bad.npz").exists()
+
+
+@compiled
+def test_a_residual_network_of_zeros_values_leaves_as_the_hand_evaluation():
+    game = azul.load_game("pavilion")
+    module = native.module("pavilion")
+    made = net.random_net(game, (8,), seed=1, residual=True)
+    w, b = made.layers[-1]
+    zero = Net(made.scale, (made.layers[0], (w * 0, b * 0)), made.meta).compiled(module)
+    assert zero.residual and not net.random_net(game, (8,)).compiled(module).residual
+    for core in positions(game, 50, seed=2):
+        for seat in range(2):
+            assert module.net_value(core, zero, seat) == core.evaluate(seat)

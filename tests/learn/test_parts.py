@@ -122,6 +122,7 @@ def test_a_fit_killed_after_an_epoch_ends_as_an_uninterrupted_one(tmp_path):
         ({"game": "pavilion", "lr": -0.1}, "lr -0.1"),
         ({"game": "pavilion", "holdout": 0.9}, "holdout 0.9"),
         ({"game": "pavilion", "accept": 2}, "accept 2"),
+        ({"game": "pavilion", "residual": "yes"}, "residual 'yes' is not true or false"),
         ({"game": "pavilion", "gamez": 3}, "unknown run settings: gamez"),
     ],
 )
@@ -140,3 +141,52 @@ def test_a_run_resumes_only_with_its_own_settings(tmp_path):
         config.merge(tmp_path, {"game": "sintra", "games": 8})
     assert (tmp_path / config.CONFIG).read_text() == before
     assert Config.from_json(json.loads(before)) == stored
+
+
+def test_a_run_stored_before_residual_networks_resumes_as_it_was(tmp_path):
+    assert config.merge(tmp_path / "new", {"game": "sintra"}).residual  # the default
+    doc = Config("sintra").to_json()
+    del doc["residual"]
+    (tmp_path / config.CONFIG).write_text(json.dumps(doc))
+    assert not config.merge(tmp_path, {"game": "sintra"}).residual
+    with pytest.raises(OptionError, match=r"started with residual=False \(given True\)"):
+        config.merge(tmp_path, {"game": "sintra", "residual": True})
+
+
+@pytest.mark.parametrize("name", ["pavilion", "sintra"])
+def test_the_hand_values_are_recorded_and_recomputed_by_replaying_the_moves(tmp_path, name):
+    from azul import native
+
+    job = selfplay.Job(name, (("players", 2),), seed=5, iterations=4, explore=5)
+    game = selfplay.play(job)
+    state = azul.load_game(name).new_initial_state(5)
+    for i, action in enumerate(game["action"]):  # the core's hand evaluation of each seat
+        core = native.core(name).from_state(state)
+        assert game["hand"][i].tolist() == [core.evaluate(0), core.evaluate(1)]
+        state.apply_action(int(action))
+    assert len(set(game["hand"][:, 0].tolist())) > 3  # the values change along the game
+    assert np.array_equal(selfplay.replay_hand(job, game), game["hand"])
+    unmoved = {k: v for k, v in game.items() if k not in ("action", "hand")}  # as old games
+    assert np.array_equal(selfplay.moves(job, unmoved), game["action"])
+    assert np.array_equal(selfplay.replay_hand(job, unmoved), game["hand"])
+    other = selfplay.Job(name, (("players", 2),), seed=6, iterations=4, explore=5)
+    with pytest.raises(AzulError, match="does not replay from deal 6: move 0"):
+        selfplay.replay_hand(other, game)
+    with pytest.raises(AzulError, match="does not replay from deal 6: move 0"):
+        selfplay.replay_hand(other, unmoved)
+    # the residual targets: final score less the hand value, position by position, seat by
+    # seat, less its mean over the position's seats
+    path = tmp_path / "g.npz"
+    dataset.save_game(path, game)
+    plain, residual = dataset.samples([path]), dataset.samples([path], residual=True)
+    assert np.array_equal(plain.x, residual.x)
+    gap = game["scores"][None, :] - game["hand"]
+    want = (gap - gap.mean(axis=1, keepdims=True)).reshape(-1)
+    assert residual.y == pytest.approx(want, abs=1e-4)
+    assert residual.y[0::2] == pytest.approx(-residual.y[1::2], abs=1e-4)  # 2 seats: opposite
+    assert np.ptp(residual.y) > 1
+    assert plain.y.tolist() == np.tile(game["scores"], len(game["obs"])).tolist()
+    del game["hand"]
+    dataset.save_game(path, game)
+    with pytest.raises(AzulError, match="g.npz has no hand values to train a residual network"):
+        dataset.samples([path], residual=True)

@@ -28,6 +28,7 @@ def test_a_tiny_run_end_to_end(tmp_path):
     assert meta["generation"] == 2 and meta["observation_size"] == 1206
     assert meta["command"].startswith("python -m azul.learn sintra --players 2 --hidden 64,64")
     assert meta["trained"]["generations"] == [0, 1]
+    assert meta["residual"] is True and "--residual" in meta["command"].split()
     assert {"game", "players", "options", "commit"} <= set(meta)
     gate = json.loads((tmp_path / "gen-002" / "gate.json").read_text())
     assert gate["hand"]["games"] == 2  # one deal from each seat
@@ -134,3 +135,28 @@ def test_azul_train_is_the_same_command(tmp_path, capsys):
     argv = ["train", "sintra", "--dir", str(folder), "--quiet", "--generations", "1"]
     assert cli.main([*argv, "--games", "2", "--iterations", "3", "--gate-deals", "1"]) == 0
     assert json.loads((folder / "progress.json").read_text())["phase"] == "done"
+
+
+def test_a_residual_run_recomputes_the_hand_values_of_games_recorded_without_them(tmp_path):
+    """Games played before the hand values (and the moves) were recorded get them by replaying;
+    the network learns from them exactly as from games that recorded them."""
+    c = tiny(generations=1)
+    folder, stripped = tmp_path / "run", tmp_path / "stripped"
+    folder.mkdir()
+    Run(folder, c, progress=False)._games(0, 0)
+    for i in range(3):
+        with np.load(dataset.game_path(folder, 0, i), allow_pickle=False) as f:
+            arrays = {k: f[k] for k in f.files if k not in (dataset.HAND, "action")}
+            recorded, moves = f[dataset.HAND], f["action"]
+        dataset.save_game(dataset.game_path(stripped, 0, i), arrays)
+    Run(stripped, c, progress=False)._fit(1)
+    with np.load(dataset.game_path(stripped, 0, 2), allow_pickle=False) as f:
+        assert np.array_equal(f[dataset.HAND], recorded)
+        assert np.array_equal(f["action"], moves)
+    Run(folder, c, progress=False)._fit(1)
+    with (
+        np.load(folder / "gen-001" / "weights.npz") as a,
+        np.load(stripped / "gen-001" / "weights.npz") as b,
+    ):
+        assert all(np.array_equal(a[k], b[k]) for k in a.files if k != "meta")
+        assert json.loads(str(b["meta"]))["residual"] is True

@@ -29,18 +29,20 @@ cdef struct Layer:
 
 cdef struct NetC:
     int nin, nlayers
+    bint residual  # the output is a correction added to the hand evaluation (azul.learn.net)
     float* scale
     Layer layers[NET_MAXLAYERS]
 
 
 cdef class Weights:
-    """A value network's weights as C arrays: ``Weights(scale, ws, bs)`` from float32 arrays
-    (``azul.learn.net.Net.compiled`` makes it), shapes as in the weights file."""
+    """A value network's weights as C arrays: ``Weights(scale, ws, bs, residual=False)`` from
+    float32 arrays (``azul.learn.net.Net.compiled`` makes it), shapes as in the weights file;
+    ``residual``: the search adds the hand evaluation to the network's output."""
 
     cdef NetC net
     cdef float* data  # every array, one after the other
 
-    def __cinit__(self, scale, ws, bs):
+    def __cinit__(self, scale, ws, bs, bint residual=False):
         cdef const float[:, ::1] m
         cdef int i, k, n = len(ws), total, width, at = 0
         if not 1 <= n <= NET_MAXLAYERS or len(bs) != n:
@@ -54,7 +56,7 @@ cdef class Weights:
         self.data = <float*>malloc(total * sizeof(float))
         if self.data == NULL:
             raise MemoryError()
-        self.net.nin, self.net.nlayers = width, n
+        self.net.nin, self.net.nlayers, self.net.residual = width, n, residual
         self.net.scale = self._put(scale, width, &at)
         for i in range(n):
             m = ws[i]
@@ -82,6 +84,10 @@ cdef class Weights:
     @property
     def observation_size(self):
         return self.net.nin
+
+    @property
+    def residual(self):
+        return self.net.residual
 
 
 cdef float net_forward(NetC* net, const float* obs) noexcept nogil:

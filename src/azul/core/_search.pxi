@@ -161,7 +161,8 @@ cdef int _fits(Core state, Weights net) except -1:
 
 
 def net_value(Core state, Weights net, int seat):
-    """The network's value (points) of ``state`` for ``seat``, as the search's leaves see it."""
+    """The network's value (points) of ``state`` for ``seat``, as the search's leaves see it
+    (a residual network's with the hand evaluation added)."""
     _fits(state, net)
     if not 0 <= seat < state.r.players:
         raise AzulError(f"seat {seat} is not a seat of this game")
@@ -169,12 +170,14 @@ def net_value(Core state, Weights net, int seat):
 
 
 cdef double _leaf_value(Core s, NetC* net, int p) noexcept:
-    """The value of ``s`` for ``p`` in points: the network's if there is one, else the hand
-    evaluation's."""
+    """The value of ``s`` for ``p`` in points: the network's if there is one (a residual
+    network's plus the hand evaluation's), else the hand evaluation's."""
     cdef float obs[NET_MAXIN]
     if net == NULL:
         return s._evaluate(p)
     s._observe(p, obs)
+    if net.residual:
+        return s._evaluate(p) + <double>net_forward(net, obs)
     return net_forward(net, obs)
 
 

@@ -42,6 +42,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "-o", "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)"
     )
     p.add_argument("--hidden", help="hidden layer sizes, e.g. 64,64 (the default)")
+    p.add_argument(
+        "--residual",
+        action=argparse.BooleanOptionalAction,
+        help="networks learn corrections to the hand evaluation (the default for a new run)",
+    )
     for name, kind, text in SETTINGS:
         p.add_argument("--" + name.replace("_", "-"), dest=name, type=kind, help=text)
     p.add_argument(
@@ -68,6 +73,8 @@ def given(args: argparse.Namespace) -> dict[str, Any]:
             out["hidden"] = [int(h) for h in args.hidden.split(",")]
         except ValueError:
             raise AzulError(f"--hidden {args.hidden!r} is not sizes like 64,64") from None
+    if args.residual is not None:
+        out["residual"] = args.residual
     for name, _, _ in SETTINGS:
         if getattr(args, name) is not None:
             out[name] = getattr(args, name)
@@ -142,6 +149,7 @@ def reproduce(config: Any) -> str:
     for key, value in sorted(config.options.items()):
         words += ["-o", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]
     words += ["--hidden", ",".join(map(str, config.hidden))]
+    words += ["--residual" if config.residual else "--no-residual"]
     for name, _, _ in SETTINGS:
         words += ["--" + name.replace("_", "-"), str(getattr(config, name))]
     return shlex.join(words)

@@ -38,6 +38,7 @@ class Config:
     holdout: float = 0.1  # share of the games held out to choose the epoch
     gate_deals: int = 20  # mirrored deals per gate match (each played from every seat)
     accept: float = 0.55  # win rate over the current best a candidate needs to replace it
+    residual: bool = True  # the networks learn corrections to the hand evaluation
 
     def __post_init__(self) -> None:
         _positive(self, "players", "generations", "games", "iterations", "window", "epochs")
@@ -51,6 +52,8 @@ class Config:
                 raise OptionError(f"{name} {value!r} is not a number in [{low}, {high})")
         if not isinstance(self.accept, int | float) or not 0 <= self.accept <= 1:
             raise OptionError(f"accept {self.accept!r} is not a win rate between 0 and 1")
+        if not isinstance(self.residual, bool):
+            raise OptionError(f"residual {self.residual!r} is not true or false")
         if self.lr == 0:
             raise OptionError("lr 0 would never change the network")
         load_game(self.game, players=self.players, **self.options)  # names a bad game or option
@@ -105,7 +108,10 @@ def merge(folder: Path, given: dict[str, Any]) -> Config:
         write_json(path, config.to_json())
         return config
     try:
-        stored = Config.from_json(json.loads(path.read_text(encoding="utf-8")))
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(doc, dict):  # runs stored before residual networks resume as they were
+            doc.setdefault("residual", False)
+        stored = Config.from_json(doc)
     except (OSError, ValueError) as e:
         raise AzulError(f"{path} is not a run's settings ({e})") from None
     wanted = Config.from_json({**stored.to_json(), **given}).to_json()

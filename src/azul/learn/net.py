@@ -12,6 +12,11 @@ with one output), every array stored as float16 and computed in float32, and ``m
 string array of JSON with at least the keys of ``META_KEYS``. Arrays of other names are ignored,
 so that a file may carry more (a policy head) for later readers. ``Net.value`` is the reference
 forward pass; the compiled search runs the same one in C (``azul/core/_net.pxi``).
+
+A **residual** network (meta ``"residual": true``; absent means false) predicts a correction
+to the hand evaluation instead: its value is the hand evaluation's (``Core.evaluate``,
+``Strategy.evaluate_leaf``) plus its output, so that a network that outputs 0 plays exactly as
+the hand evaluation does.
 """
 
 from __future__ import annotations
@@ -71,9 +76,32 @@ class Net:
         """The widths of the hidden layers."""
         return tuple(int(w.shape[1]) for w, _ in self.layers[:-1])
 
-    def value(self, obs: np.ndarray) -> np.ndarray:
+    @property
+    def residual(self) -> bool:
+        """Whether the network's output is a correction added to the hand evaluation."""
+        return bool(self.meta.get("residual", False))
+
+    def value(self, obs: np.ndarray, hand: Any = None) -> np.ndarray:
         """The predicted final score (points) of the observations ``obs``: one observation
-        (shape (size,)) gives a 0-d array, a batch (n, size) gives n values; float32."""
+        (shape (size,)) gives a 0-d array, a batch (n, size) gives n values; float32. A
+        residual network needs ``hand``, the hand evaluation of the same positions (one value
+        per observation), and gives ``hand`` + its output, in float64 as the compiled search
+        adds them."""
+        out = self.forward(obs)
+        if not self.residual:
+            if hand is not None:
+                raise WeightsError("this network is not residual: it takes no hand values")
+            return out
+        if hand is None:
+            raise WeightsError("a residual network needs the hand evaluation's values (hand=)")
+        hand = np.asarray(hand, np.float64)
+        if hand.shape != out.shape:
+            raise WeightsError(f"hand values of shape {hand.shape} for outputs of {out.shape}")
+        total: np.ndarray = hand + out
+        return total
+
+    def forward(self, obs: np.ndarray) -> np.ndarray:
+        """The network's own output for ``obs`` (float32), without any hand evaluation."""
         x = np.asarray(obs, np.float32) * self.scale
         for w, b in self.layers[:-1]:
             x = np.maximum(x @ w + b, np.float32(0))
@@ -115,6 +143,7 @@ class Net:
                 c(self.scale, np.float32),
                 [c(w, np.float32) for w, _ in self.layers],
                 [c(b, np.float32) for _, b in self.layers],
+                self.residual,
             )
             self._compiled[module.__name__] = found
         return found
@@ -128,9 +157,11 @@ class Evaluator:
 
         self.net = net
         self.observer = Observer(game)
+        self.hand = game.strategy().evaluate_leaf if net.residual else None
 
     def __call__(self, state: State, seat: int) -> float:
-        return float(self.net.value(self.observer.set_from(state, seat)))
+        out = float(self.net.forward(self.observer.set_from(state, seat)))
+        return out if self.hand is None else self.hand(state, seat) + out
 
 
 def save(
@@ -220,6 +251,8 @@ def _meta(array: np.ndarray, where: str) -> dict[str, Any]:
             raise WeightsError(f"{where}: meta {key} {meta[key]!r} is not a positive integer")
     if not isinstance(meta["game"], str):
         raise WeightsError(f"{where}: meta game {meta['game']!r} is not a name")
+    if not isinstance(meta.get("residual", False), bool):
+        raise WeightsError(f"{where}: meta residual {meta['residual']!r} is not true or false")
     return meta
 
 

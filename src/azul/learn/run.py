@@ -93,11 +93,10 @@ class Run:
         c = self.config
         weights = None if best == HAND else str(self.weights(best))
         todo = [
-            (i, selfplay.Job(c.game, tuple(sorted(self.options.items())), derive(c.seed, g, 0, i),
-                             c.iterations, c.explore, weights))
+            (i, self._job(g, i, weights))
             for i in range(c.games)
             if not dataset.game_path(self.folder, g, i).exists()
-        ]  # fmt: skip
+        ]
         bar = self._bar(f"generation {g} self-play", c.games, c.games - len(todo))
 
         def done(i: int, arrays: dict[str, np.ndarray]) -> None:
@@ -110,6 +109,29 @@ class Run:
         finally:
             bar.close()
 
+    def _job(self, g: int, i: int, weights: str | None) -> selfplay.Job:
+        """The job of generation ``g``'s game ``i``, played on ``weights``."""
+        c = self.config
+        options = tuple(sorted(self.options.items()))
+        return selfplay.Job(c.game, options, derive(c.seed, g, 0, i), c.iterations, c.explore,
+                            weights)  # fmt: skip
+
+    def _hand_values(self, g: int) -> None:
+        """Give generation ``g``'s games recorded without hand values their values (and their
+        moves, if they lack them too), by replaying each game (each file rewritten whole)."""
+        for i in range(self.config.games):
+            path = dataset.game_path(self.folder, g, i)
+            if not path.exists():
+                continue
+            with np.load(path, allow_pickle=False) as f:
+                if dataset.HAND in f.files:
+                    continue
+                arrays = {k: f[k] for k in f.files}
+            job = self._job(g, i, None)
+            arrays.setdefault("action", selfplay.moves(job, arrays))  # kept from now on
+            arrays[dataset.HAND] = selfplay.replay_hand(job, arrays)
+            dataset.save_game(path, arrays)
+
     # -- training ------------------------------------------------------------------------
     def _fit(self, g: int) -> None:
         path = self.weights(g)
@@ -117,7 +139,11 @@ class Run:
             return
         c = self.config
         window = list(range(max(0, g - c.window), g))
-        train, test = dataset.split(self.folder, window, c.games, c.holdout, derive(c.seed, g, 1))
+        if c.residual:
+            for old in window:
+                self._hand_values(old)
+        train, test = dataset.split(self.folder, window, c.games, c.holdout, derive(c.seed, g, 1),
+                                    c.residual)  # fmt: skip
         folder = dataset.generation_folder(self.folder, g)
         folder.mkdir(parents=True, exist_ok=True)
         settings = {
@@ -134,7 +160,7 @@ class Run:
         meta = {
             "game": c.game, "players": c.players, "options": self.options,
             "observation_size": self.size, "generation": g, "command": reproduce(c),
-            "commit": commit(), "trained": trained,
+            "commit": commit(), "trained": trained, "residual": c.residual,
         }  # fmt: skip
         net.save(path, layers, scale, meta)
 

@@ -50,8 +50,9 @@ def pick(candidates: list[Candidate], rng: random.Random, explore: bool) -> int:
     return rng.choices([c.action for c in candidates], visits)[0]
 
 
-def observe_all(state: State, out: np.ndarray) -> None:
-    """Write the observation of every seat (rows of ``out``) as the compiled core sees it."""
+def observe_all(state: State, out: np.ndarray, hand: np.ndarray | None = None) -> None:
+    """Write the observation of every seat (rows of ``out``) as the compiled core sees it,
+    and into ``hand`` each seat's hand evaluation (``Core.evaluate``, the search's leaves')."""
     core = native.core(state.game.name)
     if core is None:
         raise AzulError(f"self-play needs the compiled core of {state.game.name!r}")
@@ -60,12 +61,15 @@ def observe_all(state: State, out: np.ndarray) -> None:
     for seat in range(out.shape[0]):
         c.observe(seat, row)
         out[seat] = row
+        if hand is not None:
+            hand[seat] = c.evaluate(seat)
 
 
 def play(job: Job) -> dict[str, np.ndarray]:
     """Play one self-play game: ``obs`` (positions, seats, observation size; float16),
-    ``mover`` (the seat to move in each position), ``action`` (the move played there) and
-    ``scores`` (each seat's final score)."""
+    ``hand`` (positions, seats: each seat's hand evaluation there, float64), ``mover`` (the
+    seat to move in each position), ``action`` (the move played there) and ``scores`` (each
+    seat's final score)."""
     game = load_game(job.game, **dict(job.options))
     state = game.new_initial_state(job.seed)
     n = game.num_players()
@@ -73,6 +77,7 @@ def play(job: Job) -> dict[str, np.ndarray]:
     rng = random.Random(job.seed)
     chance = random.Random(~job.seed)
     rows: list[np.ndarray] = []
+    hands: list[np.ndarray] = []
     movers: list[int] = []
     actions: list[int] = []
     buffer = np.zeros((n, game.info.observation_shape[0]), np.float32)
@@ -80,10 +85,10 @@ def play(job: Job) -> dict[str, np.ndarray]:
         while not state.is_terminal():
             p = state.current_player()
             if p == CHANCE:
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(chance.choices(outcomes, probs)[0])
+                draw(state, chance)
                 continue
-            observe_all(state, buffer)
+            hands.append(np.zeros(n))
+            observe_all(state, buffer, hands[-1])
             rows.append(buffer.astype(np.float16))
             movers.append(p)
             actions.append(pick(bots[p].analyse(state), rng, len(movers) <= job.explore))
@@ -93,7 +98,82 @@ def play(job: Job) -> dict[str, np.ndarray]:
             bot.close()
     return {
         "obs": np.stack(rows),
+        "hand": np.stack(hands),
         "mover": np.array(movers, np.int8),
         "action": np.array(actions, np.int32),
         "scores": np.array(state.scores(), np.int16),
     }
+
+
+def draw(state: State, chance: random.Random) -> None:
+    """Apply one chance outcome drawn by ``chance`` (games with explicit chance)."""
+    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+    state.apply_action(chance.choices(outcomes, probs)[0])
+
+
+def replay_hand(job: Job, recorded: dict[str, np.ndarray]) -> np.ndarray:
+    """The ``hand`` values of a game recorded without them: its moves (``moves``) replayed
+    from the job's deal (the chance drawn as ``play`` draws it), each position checked against
+    the recorded observations, so that a game of another deal is refused."""
+    game = load_game(job.game, **dict(job.options))
+    state = game.new_initial_state(job.seed)
+    chance = random.Random(~job.seed)
+    obs, actions = recorded["obs"], moves(job, recorded)
+    hand = np.zeros(obs.shape[:2])
+    buffer = np.zeros(obs.shape[1:], np.float32)
+    for i, action in enumerate(actions):
+        while state.current_player() == CHANCE:
+            draw(state, chance)
+        observe_all(state, buffer, hand[i])
+        if state.current_player() != recorded["mover"][i] or not np.array_equal(
+            buffer.astype(np.float16), obs[i]
+        ):
+            raise AzulError(f"the recorded game does not replay from deal {job.seed}: move {i}")
+        state.apply_action(int(action))
+    while not state.is_terminal() and state.current_player() == CHANCE:
+        draw(state, chance)
+    if len(actions) != len(obs) or not state.is_terminal():
+        raise AzulError(f"the recorded game of deal {job.seed} does not end where it should")
+    return hand
+
+
+def moves(job: Job, recorded: dict[str, np.ndarray]) -> np.ndarray:
+    """The moves of a recorded game: its ``action`` array, or for games recorded before the
+    moves were kept, the moves found again from the deal (games without explicit chance): at
+    each position, the legal move after which every seat observes what was recorded next
+    (and, after the last, the game ends with the recorded scores)."""
+    if "action" in recorded:
+        return recorded["action"]
+    game = load_game(job.game, **dict(job.options))
+    core = native.core(game.name)
+    if core is None or getattr(game, "explicit_chance", False):
+        raise AzulError(f"the moves of a game of {game.name!r} cannot be found again")
+    obs, mover = recorded["obs"], recorded["mover"]
+    row = np.zeros(obs.shape[2], np.float32)
+
+    def seen(c: Any, i: int) -> bool:
+        if c.is_terminal() or c.current_player() != mover[i]:
+            return False
+        for seat in range(obs.shape[1]):
+            c.observe(seat, row)
+            if not np.array_equal(row.astype(np.float16), obs[i, seat]):
+                return False
+        return True
+
+    def ended(c: Any, _: int) -> bool:
+        return bool(c.is_terminal()) and list(c.scores()) == recorded["scores"].tolist()
+
+    state = core.new(game, job.seed)
+    found = []
+    for i in range(len(obs)):
+        fits = seen if i + 1 < len(obs) else ended
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            if fits(child, i + 1):
+                found.append(a)
+                state = child
+                break
+        else:
+            raise AzulError(f"the recorded game does not replay from deal {job.seed}: move {i}")
+    return np.array(found, np.int32)
