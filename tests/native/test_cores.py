@@ -179,15 +179,17 @@ def test_the_vector_benchmark_measures_both_engines():
 )
 def test_mcts_searches_in_c_with_the_same_decisions(name, options, moves):
     """Fixed seed and iterations: the compiled search ranks every move as the Python search
-    does, with the same visits and values, the trees kept between moves (a whole game)."""
+    does, with the same visits and values, the trees kept between moves (a whole game); on the
+    hand evaluation, which both compute alike to the bit (with a network: tests/bots/
+    test_learned.py, to float32 rounding)."""
     import random
 
     from azul.bots.mcts import MCTSBot
 
     game = azul.load_game(name, **options)
     state = game.new_initial_state(7)
-    fast = MCTSBot(seed=3, iterations=150)
-    slow = MCTSBot(seed=3, iterations=150, native=False)
+    fast = MCTSBot(seed=3, iterations=150, eval="hand")
+    slow = MCTSBot(seed=3, iterations=150, eval="hand", native=False)
     chance = random.Random(7)
     played = 0
     while not state.is_terminal() and played < moves:
