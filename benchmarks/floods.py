@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,23 +30,10 @@ from pathlib import Path
 
 import httpx
 import websockets
+from load import start_server
 
 FLOODS = ("half-open", "drawings", "hints")
 PLAYER = "127.0.0.2"
-
-
-def start_server(port: int, database: str) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "azul", "serve", "--port", str(port), "--database", database]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    end = time.time() + 30
-    while time.time() < end:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1)
-            return proc
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
 
 
 def client(url: str, address: str) -> httpx.AsyncClient:
@@ -233,7 +219,7 @@ def main() -> int:
     parser.add_argument("--out", help="also write the results here (JSON)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="azul-floods-")
-    proc = start_server(args.port, f"sqlite:///{Path(folder) / 'floods.db'}")
+    proc = start_server(args.port, f"sqlite:///{Path(folder) / 'floods.db'}", limits={})
     try:
         result = asyncio.run(run(args, f"http://127.0.0.1:{args.port}", args.port))
     finally:

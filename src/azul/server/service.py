@@ -334,25 +334,24 @@ class Lobby:
         # this process, as bot claims in the store name it: its host, its pid and this boot
         self.me = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 
+    def _processes(self, count: int, initializer: Callable[[int], None]) -> Executor:
+        """A pool of ``count`` processes that end with this one. Spawned, not forked: a worker
+        must not inherit the server's listening socket."""
+        return ProcessPoolExecutor(
+            max_workers=count,
+            initializer=initializer,
+            initargs=(os.getpid(),),
+            mp_context=multiprocessing.get_context("spawn"),
+        )
+
     def _pool(self) -> Executor:
         if self.executor is None:
-            # spawned, not forked: a worker must not inherit the server's listening socket
-            self.executor = ProcessPoolExecutor(
-                max_workers=self.settings.bot_processes,
-                initializer=_die_with_parent,
-                initargs=(os.getpid(),),
-                mp_context=multiprocessing.get_context("spawn"),
-            )
+            self.executor = self._processes(self.settings.bot_processes, _die_with_parent)
         return self.executor
 
     def _drawer(self) -> Executor:
         if self.drawer is None:
-            self.drawer = ProcessPoolExecutor(
-                max_workers=self.settings.drawing_processes,
-                initializer=_drawing_worker,
-                initargs=(os.getpid(),),
-                mp_context=multiprocessing.get_context("spawn"),
-            )
+            self.drawer = self._processes(self.settings.drawing_processes, _drawing_worker)
         return self.drawer
 
     def warm_up(self) -> None:
