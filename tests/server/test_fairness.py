@@ -141,7 +141,7 @@ def test_component_sets_are_named_by_the_operator(make_client, tmp_path):
 
     mine = tmp_path / "mine.toml"
     mine.write_bytes(data.SHIPPED.read_bytes())
-    client = make_client(components={"default": None, "mine": str(mine)})
+    client = make_client(files={"components": {"mine": str(mine)}})
     g = create(client, game="sintra", options={"components": "mine"})
     v = view(client, g, g["watch_token"])
     assert v["options"]["components"] == "mine"  # the name, never the operator's path

@@ -285,7 +285,7 @@ def test_database_errors_never_log_tokens(tmp_path, caplog):
 
 
 def test_access_logs_hide_tokens(caplog):
-    from azul.server.app import hide_tokens
+    from azul.server.replies import hide_tokens
 
     hide_tokens()
     with caplog.at_level(logging.INFO, "uvicorn.access"):

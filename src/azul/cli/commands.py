@@ -172,17 +172,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from azul.server.app import (
-            SERVE_ENVIRONMENT,
-            create_app,
-            hide_tokens,
-            serve_environment,
-        )
+        from azul.server.app import SERVE_ENVIRONMENT, create_app, serve_environment
         from azul.server.connections import GuardedHttp, GuardedWebSockets
+        from azul.server.replies import hide_tokens
         from azul.server.settings import Settings
     except ImportError:
         raise AzulError(_("the server needs its extra: pip install -e '.[server]'")) from None
-    settings = Settings().with_limits(args.limit or []).with_components(args.components or [])
+    settings = (
+        Settings().with_limits(args.limit or []).with_files("components", args.components or [])
+    )
     if args.workers < 1:
         raise AzulError(_("--workers: {n} is not a positive number").format(n=args.workers))
     if args.workers > 1 and not (args.database or "").startswith(("postgresql:", "postgres:")):

@@ -11,10 +11,10 @@ import azul
 from azul.core.errors import AzulError, OptionError
 from azul.server import live
 from azul.server.errors import Conflict, Forbidden
-from azul.server.settings import DEFAULT_COMPONENTS, DEFAULT_LEVEL, Settings
+from azul.server.settings import DEFAULT_FILE, DEFAULT_LEVEL, Settings
 from azul.server.store import Seat, StoredGame, now
 from azul.server.table import Table, bot_turn, settle
-from azul.server.tables import Tables
+from azul.server.tables import Tables, file_options
 
 MAX_SEED = 2**63  # seeds are 0 .. 2**63 - 1
 NAME_LENGTH = 24
@@ -88,14 +88,18 @@ async def new_game(
         raise OptionError("explicit_chance: the server decides how chance is drawn")
     _checked_seed(seed)
     seeded = seed is not None
+    if game not in azul.GAMES:
+        azul.load_game(game)  # names the games there are
     stored_options = dict(options)
-    if "components" in azul.load_game(game).options:  # (an unknown game is named here)
-        stored_options["components"] = options.get("components") or DEFAULT_COMPONENTS
-    g = azul.load_game(game, **tables.engine_options(stored_options, seeded))  # a bad option
-    for key, value in g.options.items():  # stored with every default, sets by their name
-        if key not in ("explicit_chance", "components"):
+    files = {option.name for option in file_options(game)}
+    for name in files:  # stored by the name the players chose
+        stored_options[name] = options.get(name) or DEFAULT_FILE
+    engine = tables.engine_options(game, stored_options, seeded)
+    g = azul.load_game(game, **engine)  # a bad option is named here
+    for key, value in g.options.items():  # stored with every default
+        if key != "explicit_chance" and key not in files:
             stored_options[key] = value
-    engine = tables.engine_options(stored_options, seeded)
+    engine = tables.engine_options(game, stored_options, seeded)
     if not isinstance(seats, list) or len(seats) != g.info.num_players:
         raise AzulError(
             "seats: {n} players need {n} seats, got {got}",

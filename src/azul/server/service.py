@@ -20,10 +20,10 @@ from azul.server import live, lobby
 from azul.server.bots import Bots
 from azul.server.drawings import Drawings
 from azul.server.errors import Conflict, Forbidden, Outdated
-from azul.server.settings import DEFAULT_COMPONENTS, Settings
+from azul.server.settings import DEFAULT_FILE, Settings
 from azul.server.store import CHANCE_SEAT, Stale, Store
 from azul.server.table import Listener, Table, bot_turn, check_move, position
-from azul.server.tables import Tables
+from azul.server.tables import Tables, file_options
 
 
 def hint(
@@ -176,8 +176,9 @@ class Lobby:
             table.seat_of(token)
             s = table.stored
             options = live.shown_options(s)
-            if options.get("components") == DEFAULT_COMPONENTS:
-                options["components"] = None
+            for option in file_options(s.game):  # the game's own file: none named
+                if options.get(option.name) == DEFAULT_FILE:
+                    options[option.name] = None
             options["explicit_chance"] = not s.seeded
             rec = Record(
                 s.game,

@@ -18,8 +18,9 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar, TypeVarTuple
 
 import azul
+from azul.core.api import FileOption
 from azul.server.errors import NotFound
-from azul.server.settings import DEFAULT_COMPONENTS, Settings
+from azul.server.settings import Settings
 from azul.server.store import CHANCE_SEAT, Store
 from azul.server.table import Played, Table, bot_turn, settle
 
@@ -31,6 +32,11 @@ Ts = TypeVarTuple("Ts")
 
 def _nothing(table: Table) -> None:
     pass
+
+
+def file_options(game: str) -> tuple[FileOption, ...]:
+    """A game's options that name a file (none for a game no longer registered)."""
+    return azul.GAMES[game].file_options() if game in azul.GAMES else ()
 
 
 class Tables:
@@ -70,14 +76,13 @@ class Tables:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def engine_options(self, options: dict[str, Any], seeded: bool) -> dict[str, Any]:
-        """The engine's options of a stored game: component sets by name become files; chance
-        is explicit (drawn by the server) unless the game is seeded."""
+    def engine_options(self, game: str, options: dict[str, Any], seeded: bool) -> dict[str, Any]:
+        """The engine's options of a stored game: files named by the players become the
+        operator's paths; chance is explicit (drawn by the server) unless the game is seeded."""
         engine = {k: v for k, v in options.items() if k != "explicit_chance"}
-        if "components" in engine:
-            engine["components"] = self.settings.component_file(
-                engine["components"] or DEFAULT_COMPONENTS
-            )
+        for option in file_options(game):
+            if option.name in engine:
+                engine[option.name] = self.settings.file(option.kind, engine[option.name])
         engine["explicit_chance"] = not seeded
         return engine
 
@@ -160,7 +165,7 @@ class Tables:
         stored = await self.io(self.store.load, game_id)
         if stored is None:
             raise NotFound("there is no game {game!r}", game=game_id)
-        options = self.engine_options(stored.options, stored.seeded)
+        options = self.engine_options(stored.game, stored.options, stored.seeded)
         state: azul.State = azul.load_game(stored.game, **options).new_initial_state(stored.seed)
         notation, played = [], []
         for i, (seat, a) in enumerate(stored.log):
