@@ -159,7 +159,7 @@ def _add_serve(sub: Commands) -> None:
         type=key_value,
         action="append",
         metavar="KEY=VALUE",
-        help=_("change a limit, e.g. --limit bot_time=2 (repeatable; see the README)"),
+        help=_("change a limit, e.g. --limit bot_time=2 (repeatable; see docs/server.md)"),
     )
     p.add_argument(
         "--components",
