@@ -6,6 +6,7 @@ from functools import cache
 from typing import Any
 
 from azul.core.api import GameInfo, Layout, SetupOption, Strategy, Target, observation_size
+from azul.core.compiled import import_core
 from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
@@ -131,6 +132,15 @@ class PavilionGame(DealtGame[PavilionState]):
 
     def _new_state(self, seed: int) -> PavilionState:
         return PavilionState(self, seed)
+
+    @classmethod
+    def compiled(cls) -> Any:
+        return import_core("azul.pavilion._core")
+
+    def compiled_state(self, core: Any, reference: PavilionState | None = None) -> PavilionState:
+        from azul.pavilion.compiled import CompiledPavilionState
+
+        return CompiledPavilionState.wrap(self, core, reference)
 
     def _read_position(self, doc: Any, seed: int | None) -> PavilionState:
         from azul.pavilion.position import state_from_json

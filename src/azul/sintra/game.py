@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from azul.core.api import GameInfo, Layout, SetupOption, Strategy, Target, observation_size
+from azul.core.compiled import import_core
 from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
@@ -117,6 +118,15 @@ class SintraGame(DealtGame[SintraState]):
 
     def _new_state(self, seed: int) -> SintraState:
         return SintraState(self, seed)
+
+    @classmethod
+    def compiled(cls) -> Any:
+        return import_core("azul.sintra._core")
+
+    def compiled_state(self, core: Any, reference: SintraState | None = None) -> SintraState:
+        from azul.sintra.compiled import CompiledSintraState
+
+        return CompiledSintraState.wrap(self, core, reference)
 
     @classmethod
     def setup_options(cls) -> list[SetupOption]:
