@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from azul.core.api import Game
 from azul.core.compiled import PURE, has_core, pure
 from azul.core.compiled import missing as _missing
-from azul.core.api import Game
 from azul.core.registry import GAMES
 from azul.testing import Divergence, differential
 
-__all__ = ["PURE", "Divergence", "cores", "core", "differential", "missing", "module", "pure"]
+__all__ = ["PURE", "Divergence", "core", "cores", "differential", "missing", "module", "pure"]
 
 
 def cores() -> tuple[str, ...]:

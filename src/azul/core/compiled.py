@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Any, ClassVar, Self, cast
+from typing import Any, ClassVar, Protocol, Self, cast
 
 from azul.core.api import Game, State
 from azul.core.errors import AzulError, IllegalMoveError
@@ -65,11 +65,33 @@ def _fields(reference: type) -> tuple[str, ...]:
     return tuple(names)
 
 
+class Core(Protocol):
+    """What a compiled state asks of its game's ``Core`` (see ``azul.native``)."""
+
+    def current_player(self) -> int: ...
+    def is_terminal(self) -> bool: ...
+    def is_chance_node(self) -> bool: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply_action(self, action: int) -> None: ...
+    def chance_outcomes(self) -> list[tuple[int, float]]: ...
+    def clone(self) -> Core: ...
+    def reseed(self, seed: int) -> None: ...
+    def draws(self) -> int: ...
+    def scores(self) -> list[int]: ...
+    def history(self) -> list[int]: ...
+    def returns(self) -> list[float]: ...
+    def to_state(self) -> Any: ...
+
+
+_new = object.__new__
+_MIXIN: tuple[str, ...] = ()  # no slots of its own, so that it mixes with a state's
+
+
 class CompiledState(State):
     """The mixin of a game's compiled state class (see the module's description)."""
 
-    __slots__ = ()
-    _core: Any  # the game's Core
+    __slots__ = _MIXIN  # the game's class adds "_core" and "_py"
+    _core: Core  # the game's Core
     _py: State | None  # the Python state of this ply, once a cold path asked for it
     _reference: ClassVar[type[State]]  # the Python state class it subclasses
     _position: ClassVar[tuple[str, ...]]  # that class's position slots
@@ -125,19 +147,20 @@ class CompiledState(State):
 
     # -- the hot methods, on the core --------------------------------------------------------
     def current_player(self) -> int:
-        return cast(int, self._core.current_player())
+        return self._core.current_player()
 
     def is_terminal(self) -> bool:
-        return cast(bool, self._core.is_terminal())
+        return self._core.is_terminal()
 
     def is_chance_node(self) -> bool:
-        return cast(bool, self._core.is_chance_node())
+        return self._core.is_chance_node()
 
     def legal_actions(self) -> list[int]:
-        return cast(list[int], self._core.legal_actions())
+        return self._core.legal_actions()
 
     def apply_action(self, action: int) -> None:
-        action = self.check_action_type(action)
+        if type(action) is not int:
+            action = self.check_action_type(action)
         try:
             self._core.apply_action(action)
         except OverflowError:  # beyond a C int: the reference engine says why it is illegal
@@ -148,46 +171,52 @@ class CompiledState(State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         try:
-            return cast(list[tuple[int, float]], self._core.chance_outcomes())
+            return self._core.chance_outcomes()
         except AzulError:
             return self.reference().chance_outcomes()  # the reference engine's own error
 
     def clone(self) -> Self:
-        state = type(self).__new__(type(self))
+        state = _new(type(self))
         state.game = self.game
         state._core = self._core.clone()
         state._py = None
         return state
 
     def reseed(self, seed: int) -> None:
-        python = self.reference().clone()
-        python.reseed(seed)
-        self._core = type(self._core).from_state(python)
-        self._forget()
+        self._core.reseed(seed)
+        if self._py is not None:
+            self._forget()
 
     def draws(self) -> int:
-        return cast(int, self._core.draws())
+        return self._core.draws()
 
     def scores(self) -> list[int]:
-        return cast(list[int], self._core.scores())
+        return self._core.scores()
 
     def history(self) -> list[int]:
-        return cast(list[int], self._core.history())
+        return self._core.history()
 
     def returns(self) -> list[float]:
         if not self._core.is_terminal():
             return [0.0] * self.num_players()
-        return cast(list[float], self._core.returns())
+        return self._core.returns()
 
 
 def _restore(python: State) -> State:
     """Unpickle a compiled state: the same position on this process's core."""
-    return python.game.on_engine(python)
+    state: State = python.game.on_engine(python)
+    return state
 
 
-def core_of(state: State, Core: Any) -> Any:
-    """A ``Core`` of ``state``'s position for a search to play on: a copy of the compiled
-    state's own, or one converted from a Python state."""
-    if isinstance(state, CompiledState) and type(state._core) is Core:
+def compiled_core(state: State) -> Any:
+    """The ``Core`` a compiled state plays on, to read in C (an observation, a mask): never
+    change it, ``clone()`` it to play on; None for a state of the Python engine."""
+    return state._core if isinstance(state, CompiledState) else None
+
+
+def core_of(state: State, core_class: Any) -> Any:
+    """A ``Core`` (of ``core_class``) of ``state``'s position for a search to play on: a copy
+    of the compiled state's own, or one converted from a Python state."""
+    if isinstance(state, CompiledState) and type(state._core) is core_class:
         return state._core.clone()
-    return Core.from_state(state)
+    return core_class.from_state(state)

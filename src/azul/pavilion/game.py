@@ -234,14 +234,13 @@ class PavilionGame(DealtGame[PavilionState]):
     def action_previews(self, state: PavilionState, actions: list[int]) -> list[dict[str, int]]:
         """As ``action_preview``, the points worked out on the compiled core where it is built
         (a copy and a move there cost a tenth of the Python engine's)."""
-        from azul import native
-
-        compiled = None if state.is_chance_node() else native.core(self.name)
+        compiled = None if state.is_chance_node() else self.compiled()
         if compiled is None:
             return super().action_previews(state, actions)
+        from azul.core.compiled import core_of
         from azul.pavilion.targets import action_preview
 
-        start = compiled.from_state(state)
+        start = core_of(state, compiled.Core)
         seat = state.current_player()
         before = start.scores()[seat]
         previews = []
