@@ -4,6 +4,9 @@ steps through ``load_game(...).new_initial_state()``, the heuristic bot's decisi
 round (``AZUL_PURE_PYTHON=1`` for the Python engine), and each figure is the best round's.
 
     python benchmarks/engines.py --games 100 --rounds 3
+
+Run by a release from before the public API played on the cores (its interpreter, this
+script), both columns show that release's Python engine: the figures "before".
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import azul
-from azul.core.compiled import PURE
+from azul.native import PURE  # (also where the API had no engines)
 
 ENGINES = ("python", "compiled")
 
@@ -118,6 +121,34 @@ def on(engine: str, measure: Callable[[], float]) -> float:
         os.environ.pop(PURE, None)
 
 
+def measure(name: str, games: int, decisions: int, rounds: int) -> None:
+    """Print the figures of ``name`` on both engines, the best of ``rounds`` rounds each."""
+    from azul import native
+
+    if native.core(name) is None:
+        print(f"{name}: no compiled core in use")
+        return
+    game = azul.load_game(name)
+    tasks: dict[str, Callable[[], float]] = {
+        "public API steps/s": lambda: api_steps(game, games),
+        "heuristic decisions/s": lambda: heuristic(game, decisions),
+        "OpenSpiel clone() us": lambda: spiel_clone(name, 200),
+        "PettingZoo AEC steps/s": lambda: aec_steps(name, max(1, games // 4)),
+    }
+    best: dict[tuple[str, str], float] = {}
+    for _ in range(rounds):
+        for label, task in tasks.items():
+            for engine in ENGINES:
+                x = on(engine, task)
+                keep = min if label.endswith(" us") else max
+                best[label, engine] = keep(best.get((label, engine), x), x)
+    print(f"{name}")
+    for label in tasks:
+        py, c = best[label, "python"], best[label, "compiled"]
+        ratio = py / c if label.endswith(" us") else c / py
+        print(f"  {label:<24} Python {py:>10,.2f}  compiled {c:>10,.2f}  ({ratio:.1f}x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="random games per figure")
@@ -126,28 +157,7 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=sorted(azul.GAMES))
     args = parser.parse_args()
     for name in args.game or ["pavilion", "sintra"]:
-        game = azul.load_game(name)
-        if game.compiled() is None:
-            print(f"{name}: no compiled core in use")
-            continue
-        tasks: dict[str, Callable[[], float]] = {
-            "public API steps/s": lambda: api_steps(game, args.games),
-            "heuristic decisions/s": lambda: heuristic(game, args.decisions),
-            "OpenSpiel clone() us": lambda: spiel_clone(name, 200),
-            "PettingZoo AEC steps/s": lambda: aec_steps(name, max(1, args.games // 4)),
-        }
-        best: dict[tuple[str, str], float] = {}
-        for _ in range(args.rounds):
-            for label, task in tasks.items():
-                for engine in ENGINES:
-                    x = on(engine, task)
-                    keep = min if label.endswith(" us") else max
-                    best[label, engine] = keep(best.get((label, engine), x), x)
-        print(f"{name}")
-        for label in tasks:
-            py, c = best[label, "python"], best[label, "compiled"]
-            ratio = py / c if label.endswith(" us") else c / py
-            print(f"  {label:<24} Python {py:>10,.2f}  compiled {c:>10,.2f}  ({ratio:.1f}x)")
+        measure(name, args.games, args.decisions, args.rounds)
 
 
 if __name__ == "__main__":

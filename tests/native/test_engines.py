@@ -113,3 +113,9 @@ def test_reseeding_changes_the_draws_as_in_python(name):
         state.apply_action(action)
         twin.apply_action(action)
     assert state.to_json() == twin.to_json() and state.returns() == twin.returns()
+    errors = []
+    for s in (state, twin):  # the end of the game refuses every action alike
+        with pytest.raises(azul.IllegalMoveError) as raised:
+            s.apply_action(0)
+        errors.append(str(raised.value))
+    assert errors[0] == errors[1] and state.score_breakdown() == twin.score_breakdown()
