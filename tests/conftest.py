@@ -43,3 +43,16 @@ def english(english_and_private_folders):
     i18n.use("en")
     yield
     i18n.use("en")
+
+
+@pytest.fixture(params=["compiled", "python"])
+def engine(request, monkeypatch):
+    """The test once on the compiled cores (the default where they are built), once on the
+    Python reference engines (``AZUL_PURE_PYTHON=1``): both must behave identically."""
+    from azul import native
+
+    if request.param == "python":
+        monkeypatch.setenv(native.PURE, "1")
+    elif native.pure() or any(native.module(name) is None for name in native.cores()):
+        pytest.skip("the compiled cores are not in use here")
+    return request.param

@@ -16,6 +16,8 @@ CONFIGS = [
     ("sintra", {"players": 2, "score_floor": 0, "first_player": 1}),
 ]
 
+pytestmark = pytest.mark.usefixtures("engine")  # both engines, the same results
+
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
 def test_check_game(name, options):

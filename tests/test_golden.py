@@ -7,6 +7,8 @@ import pytest
 import azul
 from tests.golden.make import GAMES, HERE, line
 
+pytestmark = pytest.mark.usefixtures("engine")  # both engines, the same results
+
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_golden_playthrough(name):

@@ -80,10 +80,13 @@ def bench(
 class Comparison:
     """The Python engine and the game's compiled core on the same random games."""
 
-    python: BenchResult
-    native: BenchResult  # the core's states driven from Python by the same loop
+    python: BenchResult  # the public API on the Python engine (engine="python")
+    api: BenchResult  # the public API on the compiled core (load_game's default)
+    native: BenchResult  # the core's own objects driven from Python by the same loop
     playout_steps: int  # whole random games played in C (Core.playout)
     playout_seconds: float
+    heuristic_python: float  # heuristic bot decisions per second on the Python engine
+    heuristic_native: float  # the same decisions on compiled states
     mcts_python: float  # MCTS iterations per second, searching in Python
     mcts_native: float  # the same searches on the compiled core (the same decisions)
     mcts_learned: float | None = None  # the compiled searches with a value network at the leaves
@@ -98,12 +101,23 @@ class Comparison:
         rows = [
             (_("Python"), f"{py:,.0f} steps/s, clone() {self.python.clone_us:.2f} us"),
             (
+                _("public API"),
+                f"{self.api.steps_per_second:,.0f} steps/s ("
+                + times(self.api.steps_per_second / py)
+                + f"), clone() {self.api.clone_us:.3f} us",
+            ),
+            (
                 _("compiled core"),
                 f"{self.native.steps_per_second:,.0f} steps/s ("
                 + times(self.native.steps_per_second / py)
                 + f"), clone() {self.native.clone_us:.3f} us",
             ),
             (_("playouts in C"), f"{playouts:,.0f} steps/s (" + times(playouts / py) + ")"),
+            (
+                _("heuristic bot"),
+                _("{n:,.0f} decisions/s").format(n=self.heuristic_native)
+                + f" ({times(self.heuristic_native / self.heuristic_python)})",
+            ),
             (_("MCTS"), _("{n:,.0f} iterations/s in Python").format(n=self.mcts_python)),
             (
                 _("MCTS compiled"),
@@ -124,22 +138,44 @@ class Comparison:
 
 
 def compare(game: Game[Any], compiled: Any, python: BenchResult, seed: int = 0) -> Comparison:
-    """``bench`` of the ``compiled`` core (its module, azul.native) on the games of ``python``
-    (the Python engine's run: same deals, same choices), whole playouts in C from the same
-    deals, and the same MCTS searches in Python and in C."""
+    """On the games of ``python`` (the Python engine's run: same deals, same choices):
+    ``bench`` of ``game``'s states on its ``compiled`` core (``Game.compiled()``) through the
+    public API, and of the core's own objects; whole playouts in C from the same deals; the
+    heuristic bot's decisions on both engines; and the same MCTS searches in Python (on the
+    Python engine) and in C."""
     core = compiled.Core
     games = python.games
+    reference = game.on_python()
+    api = bench(game, games, seed, lambda s: core_state(game, core.new(game, s)))
     native = bench(game, games, seed, lambda s: core.new(game, s))
     starts = [core.new(game, seed + g) for g in range(games)]
     start = time.perf_counter()
     steps = sum(state.playout(seed + g) for g, state in enumerate(starts))
     seconds = time.perf_counter() - start
+    decisions = _positions(reference, seed, count=40)
+    heuristic = (_heuristic(decisions), _heuristic([game.on_engine(s) for s in decisions]))
     positions = _positions(game, seed, count=8)
     hand = _mcts(positions, True)
     learned, network = _learned(game, positions)
-    return Comparison(
-        python, native, steps, seconds, _mcts(positions, False), hand, learned, network
-    )
+    slow = _mcts([s.reference().clone() for s in positions], False)
+    return Comparison(python, api, native, steps, seconds, *heuristic, slow, hand, learned, network)
+
+
+def core_state(game: Game[Any], core: Any) -> State:
+    """The public state of ``game`` on ``core``."""
+    state: State = game.compiled_state(core)
+    return state
+
+
+def _heuristic(positions: list[State]) -> float:
+    """The heuristic bot's decisions per second over ``positions`` (seeded)."""
+    from azul.bots.heuristic import HeuristicBot
+
+    bot = HeuristicBot(seed=1)
+    start = time.perf_counter()
+    for state in positions:
+        bot.choose(state)
+    return len(positions) / (time.perf_counter() - start)
 
 
 def _learned(game: Game[Any], positions: list[State]) -> tuple[float | None, str]:

@@ -7,6 +7,9 @@ Seeded random games check, at every step: conservation of every piece, sorted le
 agree with the mask, the notation round trip for every legal action, clone independence, the JSON
 round trip, that an illegal action raises and changes nothing, chance probabilities summing to 1,
 and the terminal rules; and over whole games, determinism (same seed and actions, same record).
+
+For a game with a compiled core (``Game.compiled()``), ``differential`` plays its compiled states
+and its Python reference engine side by side and raises ``Divergence`` at the first difference.
 """
 
 from __future__ import annotations
@@ -138,3 +141,97 @@ def check_game(game: Game[Any], games: int = 2, seed: int = 0) -> None:
             replay.apply_action(a)
         if _dump(replay) != _dump(final):
             raise ConformanceError(f"game {g}: replaying the history gave another position")
+
+
+class Divergence(AssertionError):
+    """A compiled core and its Python engine disagreed."""
+
+
+def _same(step: int, what: str, python: Any, native: Any) -> None:
+    if python != native:
+        raise Divergence(f"step {step}: {what}: Python {python!r}, compiled {native!r}")
+
+
+def differential(
+    game: Game[Any], steps: int, seed: int = 0, reload: int = 50, native_class: Any = None
+) -> tuple[int, int]:
+    """Play random games on the Python engine and on the compiled core's states side by side,
+    until at least ``steps`` steps were compared; returns (steps, games). At every step: the
+    legal actions, the chance outcomes, the scores, the whole position (its JSON document),
+    and an illegal action refused by both with the same message and no change; every
+    ``reload`` steps the core goes on from the position read back from JSON. Each game ends
+    with a core playout from a mid-game position, replayed in Python. Raises ``Divergence`` at
+    the first difference. ``native_class`` replaces the game's ``Core`` (to test this check)."""
+    from azul.core.compiled import missing
+
+    module = game.compiled()
+    Core = native_class or (module.Core if module is not None else None)
+    if Core is None:
+        raise Divergence(f"{game.name}: {missing(type(game))}")
+    reference = game.on_python()
+    rng = random.Random(seed)
+    done = games = 0
+    while done < steps:
+        python = reference.new_initial_state(seed + games)
+        native = game.compiled_state(Core.new(game, seed + games))
+        games += 1
+        _same(done, "initial position", _dump(python), _dump(native))
+        middle = None
+        while not python.is_terminal():
+            legal = python.legal_actions()
+            _same(done, "legal actions", legal, native.legal_actions())
+            _same(done, "player", python.current_player(), native.current_player())
+            _same(done, "scores", python.scores(), native.scores())
+            if python.is_chance_node():
+                _same(done, "chance", python.chance_outcomes(), native.chance_outcomes())
+            _check_refusal(done, python, native, legal, rng)
+            action = rng.choice(legal)
+            python.apply_action(action)
+            native.apply_action(action)
+            done += 1
+            _same(done, "position", _dump(python), _dump(native))
+            # (a position read at the end would have no breakdown to compare)
+            if done % reload == 0 and not python.is_terminal():
+                loaded = reference.state_from_json(python.to_json())
+                native = game.compiled_state(Core.from_state(loaded))
+            if middle is None and rng.random() < 0.02:
+                middle = python.clone()
+        _same(done, "terminal", True, native.is_terminal())
+        _same(done, "returns", python.returns(), native.returns())
+        _same(done, "breakdown", python.score_breakdown(), native.score_breakdown())
+        if middle is not None:
+            _check_playout(done, middle, Core, rng.getrandbits(64))
+    return done, games
+
+
+def _check_refusal(
+    step: int, python: State, native: State, legal: list[int], rng: random.Random
+) -> None:
+    """An action that is not legal is refused by both, with the same message, changing
+    nothing."""
+    size = python.game.info.num_distinct_actions
+    illegal = [a for a in rng.sample(range(-2, size + 2), 6) if a not in legal]
+    if not illegal:
+        return
+    action = illegal[0]
+    before = _dump(native)
+    errors = []
+    for state in (python, native):
+        try:
+            state.apply_action(action)
+        except IllegalMoveError as e:
+            errors.append(str(e))
+        else:
+            raise Divergence(f"step {step}: illegal action {action} was accepted")
+    _same(step, f"refusal of {action}", errors[0], errors[1])
+    _same(step, f"position after refusing {action}", before, _dump(native))
+
+
+def _check_playout(step: int, start: State, Core: Any, seed: int) -> None:
+    """A whole playout in C from ``start``, replayed move by move in Python."""
+    native = Core.from_state(start)
+    native.playout(seed)
+    python = start
+    for action in native.history()[len(start.history()) :]:
+        python.apply_action(action)
+    _same(step, "playout", _dump(python), _dump(native.to_state()))

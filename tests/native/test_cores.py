@@ -9,7 +9,7 @@ from azul.core.errors import IllegalMoveError
 if native.pure():
     pytest.skip("AZUL_PURE_PYTHON is set: the Python engines only", allow_module_level=True)
 
-CORES = {name: native.core(name) for name in native.CORES}
+CORES = {name: native.core(name) for name in native.cores()}
 if None in CORES.values():
     pytest.fail("a compiled core was not built (pip install -e . builds them)", False)
 Core = CORES["sintra"]
@@ -41,12 +41,12 @@ def test_the_core_plays_exactly_as_the_python_engine(name, options, steps):
     assert done >= steps and games >= steps // 1_000
 
 
-@pytest.mark.parametrize("name", native.CORES)
+@pytest.mark.parametrize("name", native.cores())
 def test_the_steps_add_up_to_two_hundred_thousand_a_game(name):
     assert sum(steps for n, _, steps in OPTIONS if n == name) >= 200_000
 
 
-@pytest.mark.parametrize("name", native.CORES)
+@pytest.mark.parametrize("name", native.cores())
 def test_a_clone_is_independent_and_refusals_change_nothing(name):
     game = azul.load_game(name)
     state = CORES[name].new(game, 4)
@@ -59,7 +59,7 @@ def test_a_clone_is_independent_and_refusals_change_nothing(name):
     assert state.to_state().to_json() == game.new_initial_state(4).to_json()
 
 
-@pytest.mark.parametrize("name", native.CORES)
+@pytest.mark.parametrize("name", native.cores())
 def test_a_playout_ends_the_game(name):
     state = CORES[name].new(azul.load_game(name, players=4), 9)
     steps = state.playout(1)
@@ -110,7 +110,7 @@ def test_bench_compares_the_cores_with_the_python_engines(capsys, monkeypatch):
     assert "AZUL_PURE_PYTHON is set: the Python engine only" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", native.CORES)
+@pytest.mark.parametrize("name", native.cores())
 def test_the_batched_environment_steps_in_c_as_the_engine_would(name):
     import gymnasium
     import numpy as np
@@ -205,7 +205,7 @@ def test_mcts_searches_in_c_with_the_same_decisions(name, options, moves):
     assert fast._tree is not None and type(fast._tree[1]).__name__ == "Tree"  # searched in C
 
 
-@pytest.mark.parametrize("name", native.CORES)
+@pytest.mark.parametrize("name", native.cores())
 def test_cores_and_their_games_pickle(name):
     import pickle
 

@@ -27,11 +27,11 @@ import time
 import weakref
 from typing import Any
 
-from azul import native as compiled
 from azul.bots.base import Bot, Candidate, Limit, ranked, settle_chance
 from azul.bots.evaluation import Evaluation, check_eval, evaluator, load_weights, value_net
 from azul.bots.parallel import Helpers, RootStats
 from azul.core.api import Game, State
+from azul.core.compiled import core_of
 from azul.core.errors import AzulError, OptionError
 
 RANKS = ("hand", "leaf")  # what progressive widening ranks by
@@ -132,7 +132,7 @@ class MCTSBot(Bot):
         for ``iterations``; the root's (visits, total reward) per action searched."""
         net, evaluate = self._leaves(state.game)
         self._base = [evaluate(state, p) for p in range(state.num_players())]
-        module = compiled.module(state.game.name) if self.native else None
+        module = state.game.compiled() if self.native else None
         if module is not None:
             return self._search_compiled(module, state, deadline, iterations, net)
         rank = evaluate if self.rank == "leaf" else evaluator(state, search=True)
@@ -169,7 +169,7 @@ class MCTSBot(Bot):
         iterations: int | None,
         net: Any,
     ) -> RootStats:
-        """``search`` in C on the game's compiled core (``module``: azul.native)."""
+        """``search`` in C on the game's compiled core (``module``: ``Game.compiled()``)."""
         kept = self._kept_path(state)
         tree = module.Tree()
         if kept is not None:
@@ -181,7 +181,7 @@ class MCTSBot(Bot):
                     break
             else:
                 tree = old if not moves else old.subtree(node)
-        core = module.Core.from_state(state)
+        core = core_of(state, module.Core)
         weights = None if net is None else net.compiled(module)
         module.search(
             core, tree, self.rng, self.c, self.widen, self.scale, self.own, self._base,

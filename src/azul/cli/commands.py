@@ -98,10 +98,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     for name in names:
         game = azul.load_game(name, **options)
         print(f"{name} ({', '.join(f'{k}={v}' for k, v in options.items())})")
-        result = bench(game, games=args.games, seed=args.seed)
+        played = game.on_python() if args.compare else game  # compare: the reference first
+        print("  " + _("engine: {engine}").format(engine=played.engine))
+        result = bench(played, games=args.games, seed=args.seed)
         print("\n".join("  " + line for line in result.lines()))
         if args.compare:
-            module = native.module(name)
+            module = game.compiled()
             if module is None:
                 print("  " + _(native.missing(name)))
                 continue

@@ -7,6 +7,7 @@ that subclasses these (see ``azul.pavilion``), registered by name in ``azul.core
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -149,11 +150,15 @@ class Game(Generic[S]):
     """The game's name for people, an English message the clients translate."""
     info: GameInfo
     options: dict[str, Any]
+    _engine: str | None = None  # "compiled" or "python"; None: compiled wherever it is built
 
     def new_initial_state(self, seed: int = 0) -> S:
         """A fresh game; every random draw comes from ``seed`` unless chance is explicit."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"seed: {seed!r} is not an int")
+        compiled = self._core()
+        if compiled is not None:
+            return self.compiled_state(compiled.Core.new(self, seed))
         return self._new_state(seed)
 
     def state_from_json(self, doc: dict[str, Any] | str, seed: int | None = None) -> S:
@@ -161,7 +166,57 @@ class Game(Generic[S]):
         replaces the stored generator state."""
         from azul.core.validate import parse
 
-        return self._read_position(parse(doc), seed)
+        return self.on_engine(self._read_position(parse(doc), seed))
+
+    # -- the engine: the compiled core where it is built, else the Python reference --------
+    @classmethod
+    def compiled(cls) -> Any:
+        """The game's compiled core: a module with ``Core`` (the rules on C arrays:
+        ``Core.new(game, seed)``, ``Core.from_state``, ``to_state`` and the state's hot
+        methods), and ``Tree`` and ``search`` for the MCTS bot. None where the game has none,
+        it is not built, or ``AZUL_PURE_PYTHON`` is set (the default: none)."""
+        return None
+
+    def compiled_state(self, core: Any, reference: S | None = None) -> S:
+        """The state of this game on ``core`` (a ``Core`` of ``compiled()``); ``reference``
+        is its Python state where one is at hand. Games with a core implement it."""
+        raise NotImplementedError
+
+    @property
+    def engine(self) -> str:
+        """The engine of this game's states: "compiled" or "python" (the reference)."""
+        return "python" if self._core() is None else "compiled"
+
+    def use_engine(self, engine: str | None) -> None:
+        """Play on ``engine``: "compiled" (an OptionError where the core is not built),
+        "python", or None: the compiled core wherever it is built."""
+        from azul.core.compiled import ENGINES, missing
+
+        if engine is not None and engine not in ENGINES:
+            raise OptionError(
+                f"engine: {engine!r} is not one of {', '.join(repr(e) for e in ENGINES)}"
+            )
+        if engine == "compiled" and self.compiled() is None:
+            raise OptionError(f"engine: 'compiled': {self.name}: {missing(type(self))}")
+        self._engine = engine
+
+    def on_python(self) -> Self:
+        """This game with its options on the Python reference engine."""
+        game = copy.copy(self)
+        game._engine = "python"
+        return game
+
+    def on_engine(self, state: S) -> S:
+        """``state``, a Python state of this game, on this game's engine."""
+        from azul.core.compiled import CompiledState
+
+        compiled = self._core()
+        if compiled is None or isinstance(state, CompiledState):
+            return state
+        return self.compiled_state(compiled.Core.from_state(state), state)
+
+    def _core(self) -> Any:
+        return None if self._engine == "python" else self.compiled()
 
     def _new_state(self, seed: int) -> S:
         raise NotImplementedError
@@ -307,6 +362,12 @@ class State:
     def clone(self) -> Self:
         """An independent copy (cheap: a few list copies)."""
         raise NotImplementedError
+
+    def reference(self) -> Self:
+        """This position as a state of the game's Python reference engine: the state itself,
+        or, for a state on a compiled core, its Python twin until the next action (read it;
+        ``clone()`` it to play on). For code that works on the Python engine's fields."""
+        return self
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         """``copy.deepcopy`` is ``clone()``: the game is shared, being immutable (frameworks

@@ -94,12 +94,12 @@ class DealtState(State):
 
     def action_to_string(self, action: int) -> str:
         action = self.check_action_type(action)
-        if self.deals:
+        if self.is_chance_node():  # (not ``self.deals``: a compiled state answers in C)
             return self._chance_string(action)
         return self.game.actions.to_string(action)
 
     def string_to_action(self, text: str) -> int:
-        if self.deals:
+        if self.is_chance_node():
             outcomes = {self._chance_string(a).lower(): a for a, _ in self.chance_outcomes()}
             key = text.strip().lower() if isinstance(text, str) else text
             if key not in outcomes:

@@ -70,11 +70,16 @@ GAMES = Registry()
 """Every game by name (see :class:`Registry`)."""
 
 
-def load_game(name: str, **options: Any) -> Game[Any]:
-    """The game ``name`` with its options, e.g. ``load_game("pavilion", players=3)``."""
+def load_game(name: str, engine: str | None = None, **options: Any) -> Game[Any]:
+    """The game ``name`` with its options, e.g. ``load_game("pavilion", players=3)``. Its
+    states run on the game's compiled core wherever it is built; ``engine="python"`` (or the
+    environment's ``AZUL_PURE_PYTHON=1``) chooses the Python reference engine, and
+    ``engine="compiled"`` insists on the core. Both play identically."""
     if not isinstance(name, str) or name not in GAMES:
         raise OptionError(f"unknown game {name!r}: known games are {', '.join(sorted(GAMES))}")
-    return GAMES[name](**options)
+    game = GAMES[name](**options)
+    game.use_engine(engine)
+    return game
 
 
 def load_state(doc: dict[str, Any] | str, seed: int | None = None) -> State:

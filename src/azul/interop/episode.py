@@ -146,7 +146,7 @@ class Episode:
 
 
 class NativeEpisode(Episode):
-    """An episode on the game's compiled core (``azul.native``) against uniformly random
+    """An episode on the game's compiled core (``Game.compiled()``) against uniformly random
     opponents, who play in C with chance, from a generator seeded by the episode's."""
 
     def __init__(self, settings: Settings, rng: np.random.Generator, core: Any):
@@ -167,8 +167,7 @@ class NativeEpisode(Episode):
 def native_core(settings: Settings) -> Any:
     """The game's compiled core if it has one and every opponent is the random bot (so that
     they can play in C), else None."""
-    from azul import native
-
     if any(spec.name != "random" for spec in settings.opponents):
         return None
-    return native.core(settings.game.name)
+    game = settings.game
+    return game.compiled().Core if game.engine == "compiled" else None

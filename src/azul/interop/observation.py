@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from azul.core.api import Game, State
+from azul.core.compiled import compiled_core
 
 
 class Observer:
@@ -19,6 +20,10 @@ class Observer:
         self.dict = named_views(game, self.tensor)
 
     def set_from(self, state: State, seat: int) -> np.ndarray:
+        core = compiled_core(state)
+        if core is not None:  # the same observation, written in C
+            core.observe(seat, self.tensor)
+            return self.tensor
         self.tensor.fill(0)
         self.game.observe(state, seat, self.dict)
         return self.tensor
@@ -58,6 +63,9 @@ def observation_dict(state: State, seat: int) -> dict[str, np.ndarray]:
 def action_mask(state: State) -> np.ndarray:
     """1 for each legal action over the fixed action space (int8; zeros at chance and the end)."""
     mask = np.zeros(state.game.info.num_distinct_actions, np.int8)
-    if not state.is_chance_node() and not state.is_terminal():
+    core = compiled_core(state)
+    if core is not None:
+        core.mask(mask)
+    elif not state.is_chance_node() and not state.is_terminal():
         mask[state.legal_actions()] = 1
     return mask

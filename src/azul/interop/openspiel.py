@@ -110,7 +110,7 @@ class AzulSpielGame(pyspiel.Game):
         )
 
     def new_initial_state(self) -> AzulSpielState:
-        return AzulSpielState(self, self.azul.new_initial_state(0))
+        return AzulSpielState(self, None)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -126,35 +126,44 @@ class _Position:
     """The azul state inside a pyspiel state. pyspiel copies a Python state's attributes with
     ``copy.deepcopy`` (here the engine's ``clone()``) and saves them by pickling; this one
     pickles as the game's JSON position, so a saved state does not depend on the package's
-    version and is validated when it is loaded."""
+    version and is validated when it is loaded. A new game's state is dealt when first asked
+    for: pyspiel's ``clone()`` makes a new initial state, then replaces its attributes."""
 
-    __slots__ = ("state",)
+    __slots__ = ("game", "state")
 
-    def __init__(self, state: azul.State):
+    def __init__(self, state: azul.State | None, game: azul.Game[Any]):
         self.state = state
+        self.game = game
+
+    def dealt(self) -> azul.State:
+        """The state, dealt now (seed 0, explicit chance) if it was not yet."""
+        if self.state is None:
+            self.state = self.game.new_initial_state(0)
+        return self.state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
-        return _Position(self.state.clone())
+        return _Position(self.dealt().clone(), self.game)
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return _position_from_json, (json.dumps(self.state.to_json()),)
+        return _position_from_json, (json.dumps(self.dealt().to_json()),)
 
 
 def _position_from_json(text: str) -> _Position:
-    return _Position(azul.load_state(text))
+    state = azul.load_state(text)
+    return _Position(state, state.game)
 
 
 class AzulSpielState(pyspiel.State):
     """A pyspiel state around an azul state (``.azul``)."""
 
-    def __init__(self, game: AzulSpielGame, inner: azul.State):
+    def __init__(self, game: AzulSpielGame, inner: azul.State | None):
         super().__init__(game)
-        self._position = _Position(inner)
+        self._position = _Position(inner, game.azul)  # None: a new game, dealt when used
 
     @property
     def azul(self) -> azul.State:
         """The azul state."""
-        return self._position.state
+        return self._position.state or self._position.dealt()
 
     def current_player(self) -> int:
         p = self.azul.current_player()

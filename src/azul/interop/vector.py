@@ -13,14 +13,16 @@ batch has a legal action; ``info["final_scores"]`` holds the scores of the games
 (``info["_final_scores"]`` says which rows). ``copy=False`` returns the arrays themselves,
 which the next step overwrites.
 
-With a compiled core (``azul.native``) and random opponents, the games, the opponents,
+With a compiled core (``Game.compiled()``) and random opponents, the games, the opponents,
 chance, the observations and the masks all run in C (``azul.interop.episode.NativeEpisode``):
 the same rules, but other random opponent moves than the Python path under the same seed.
-``native=False`` keeps the Python engines.
+Other opponents play on the public API's states (on the core where it is built);
+``native=False`` keeps the Python engines for everything.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -53,6 +55,8 @@ class AzulVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise OptionError(f"num_envs: {num_envs!r} is not a positive int")
         self.settings = settings(game, opponents, seat, reward, illegal, illegal_reward, options)
+        if not native:  # the Python engine for everything
+            self.settings = replace(self.settings, game=self.settings.game.on_python())
         render.check_mode(render_mode)
         self.metadata = {
             "render_modes": list(render.MODES),

@@ -450,6 +450,12 @@ cdef class Core:
     def draws(self):
         return self.s.drawn
 
+    def reseed(self, seed):
+        """As ``State.reseed``: the future draws follow ``seed``."""
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+        self.s.rng = seed & 0xFFFFFFFFFFFFFFFF
+
     def returns(self):
         """As ``PavilionState.returns`` (read at the end of a game, so through Python)."""
         return self.to_state().returns()

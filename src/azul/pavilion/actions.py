@@ -91,6 +91,7 @@ class ActionSpace:
             else:
                 decode.append((BONUS, a - self.bonus_base, 0, 0))
         self.decode = decode
+        self.notation = [self._spell(a) for a in range(self.size)]  # by id, made once
 
     # -- encoding -----------------------------------------------------------------------
     def take(self, source: int, color: int) -> int:
@@ -113,6 +114,9 @@ class ActionSpace:
             raise IllegalMoveError(
                 "action {action} is outside 0..{last}", action=action, last=self.size - 1
             )
+        return self.notation[action]
+
+    def _spell(self, action: int) -> str:
         kind, x, y, z = self.decode[action]
         if kind == TAKE:
             source = "C" if x == 0 else f"F{x}"

@@ -6,6 +6,7 @@ from functools import cache
 from typing import Any
 
 from azul.core.api import GameInfo, Layout, SetupOption, Strategy, Target, observation_size
+from azul.core.compiled import import_core
 from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
@@ -132,6 +133,15 @@ class PavilionGame(DealtGame[PavilionState]):
     def _new_state(self, seed: int) -> PavilionState:
         return PavilionState(self, seed)
 
+    @classmethod
+    def compiled(cls) -> Any:
+        return import_core("azul.pavilion._core")
+
+    def compiled_state(self, core: Any, reference: PavilionState | None = None) -> PavilionState:
+        from azul.pavilion.compiled import CompiledPavilionState
+
+        return CompiledPavilionState.wrap(self, core, reference)
+
     def _read_position(self, doc: Any, seed: int | None) -> PavilionState:
         from azul.pavilion.position import state_from_json
 
@@ -224,14 +234,13 @@ class PavilionGame(DealtGame[PavilionState]):
     def action_previews(self, state: PavilionState, actions: list[int]) -> list[dict[str, int]]:
         """As ``action_preview``, the points worked out on the compiled core where it is built
         (a copy and a move there cost a tenth of the Python engine's)."""
-        from azul import native
-
-        compiled = None if state.is_chance_node() else native.core(self.name)
+        compiled = None if state.is_chance_node() else self.compiled()
         if compiled is None:
             return super().action_previews(state, actions)
+        from azul.core.compiled import core_of
         from azul.pavilion.targets import action_preview
 
-        start = compiled.from_state(state)
+        start = core_of(state, compiled.Core)
         seat = state.current_player()
         before = start.scores()[seat]
         previews = []

@@ -14,14 +14,21 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 from azul.core.api import Strategy, shipped_weights
+from azul.core.compiled import compiled_core
 from azul.pavilion import bigpile, endgame, evaluation
 from azul.pavilion.state import PavilionState
 
 
+def value(state: PavilionState, seat: int) -> float:
+    """``evaluation.evaluate``, worked out in C on a compiled state (the very same float)."""
+    core = compiled_core(state)
+    return evaluation.evaluate(state, seat) if core is None else float(core.evaluate(seat))
+
+
 def against_rivals(state: PavilionState, seat: int) -> float:
     """The value of the position for ``seat`` less the best of its opponents'."""
-    others = (evaluation.evaluate(state, q) for q in range(state.num_players()) if q != seat)
-    return evaluation.evaluate(state, seat) - max(others)
+    others = (value(state, q) for q in range(state.num_players()) if q != seat)
+    return value(state, seat) - max(others)
 
 
 class PavilionStrategy(Strategy[PavilionState]):
@@ -32,7 +39,7 @@ class PavilionStrategy(Strategy[PavilionState]):
         return against_rivals(state, seat)
 
     def evaluate_leaf(self, state: PavilionState, seat: int) -> float:
-        return evaluation.evaluate(state, seat)
+        return value(state, seat)
 
     def endgame_values(
         self, state: PavilionState, deadline: float | None = None
@@ -44,7 +51,7 @@ class PavilionStrategy(Strategy[PavilionState]):
 
     def evaluate_style(self, style: str, state: PavilionState, seat: int) -> float:
         if style == "builder":
-            return evaluation.evaluate(state, seat)
+            return value(state, seat)
         if style == "bigpile":
             return bigpile.evaluate(state, seat)
         return super().evaluate_style(style, state, seat)

@@ -354,6 +354,12 @@ cdef class Core:
     def draws(self):
         return self.s.drawn
 
+    def reseed(self, seed):
+        """As ``State.reseed``: the future draws follow ``seed``."""
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+        self.s.rng = seed & 0xFFFFFFFFFFFFFFFF
+
     def legal_actions(self):
         cdef int out[MAXLEGAL]
         cdef int n = self._legal(out)

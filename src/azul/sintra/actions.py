@@ -46,6 +46,7 @@ class ActionSpace:
         for i, (name, letter) in enumerate(zip(components.colors, components.letters, strict=True)):
             self._colors[name.lower()] = i
             self._colors[letter.lower()] = i
+        self.notation = [self._spell(a) for a in range(self.size)]  # by id, made once
 
     def play(self, source: int, color: int, target: int) -> int:
         return (source * NUM_COLORS + color) * TARGETS + target
@@ -71,6 +72,9 @@ class ActionSpace:
             raise IllegalMoveError(
                 "action {action} is outside 0..{last}", action=action, last=self.size - 1
             )
+        return self.notation[action]
+
+    def _spell(self, action: int) -> str:
         kind, source, color, target = self.decode[action]
         if kind == BACK:
             return "back"

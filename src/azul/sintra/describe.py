@@ -98,7 +98,7 @@ def action_preview(state: SintraState, action: int) -> dict[str, int]:
     if state.deals or state.is_terminal():
         return {"points": 0, "broken": 0}
     p = state.player
-    after = state.clone()
+    after = state.reference().clone()
     after._move(action)  # the rules without the draws that may follow (chance stays pending)
     out = {"points": after.points[p] - state.points[p], "broken": 0}
     kind, x, color, target = state.game.actions.decode[action]

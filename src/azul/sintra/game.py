@@ -13,6 +13,7 @@ from azul.core.api import (
     Target,
     observation_size,
 )
+from azul.core.compiled import import_core
 from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
@@ -125,6 +126,15 @@ class SintraGame(DealtGame[SintraState]):
 
     def _new_state(self, seed: int) -> SintraState:
         return SintraState(self, seed)
+
+    @classmethod
+    def compiled(cls) -> Any:
+        return import_core("azul.sintra._core")
+
+    def compiled_state(self, core: Any, reference: SintraState | None = None) -> SintraState:
+        from azul.sintra.compiled import CompiledSintraState
+
+        return CompiledSintraState.wrap(self, core, reference)
 
     @classmethod
     def setup_options(cls) -> list[SetupOption]:
