@@ -145,7 +145,7 @@ def test_one_kill_on_sqlite_reports_consistent_numbers(tmp_path):
     out = tmp_path / "chaos.json"
     command = [sys.executable, str(BENCHMARKS / "chaos.py"), "--scenarios", "kill-sqlite"]
     command += ["--cycles", "1", "--games", "1", "--bot-games", "0", "--play", "1"]
-    command += ["--think", "0.02", "--recovery-timeout", "60", "--json", "--quiet"]  # a busy machine
+    command += ["--think", "0.02", "--recovery-timeout", "60", "--json", "--quiet"]  # busy CI
     run = subprocess.run([*command, "--out", str(out)], capture_output=True, text=True, timeout=240)
     assert run.returncode == 0, run.stdout + run.stderr
     report = json.loads(out.read_text())
