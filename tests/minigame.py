@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul.core.api import GameInfo, SetupOption, observation_size
+from azul.core.api import GameInfo, Presenter, SetupOption, observation_size
 from azul.core.dealt import DealtGame, DealtState
 from azul.core.errors import IllegalMoveError, OptionError, PositionError
 from azul.core.options import check_options
@@ -203,6 +203,13 @@ class MiniGame(DealtGame[MiniState]):
 
     def render_text(self, state: MiniState, color: bool = False) -> str:
         return f"market {state.market} held {state.held} points {state.points}"
+
+    def presenter(self) -> MiniPresenter:
+        return MiniPresenter()
+
+
+class MiniPresenter(Presenter[MiniState]):
+    """The market's tiles drawn in a row, each clicked to take it."""
 
     def render_svg(
         self,

@@ -7,6 +7,7 @@ from copy import deepcopy
 import pytest
 
 import azul
+from azul.core.api import Presenter
 
 
 def test_registry_and_unknown_game():
@@ -156,3 +157,25 @@ def test_rules_import_nothing_from_tools(package):
             assert not name.startswith(FORBIDDEN), f"{path.name} imports {name}"
             if path.name in ("state.py", "actions.py", "data.py", "tables.py"):
                 assert not name.endswith((".render", ".position")), f"{path.name} imports {name}"
+
+
+PRESENTATION = ("render_svg", "action_targets", "action_marks", "action_details")
+PRESENTATION += ("describe_action", "action_preview", "action_previews", "palette", "to_svg")
+
+
+@pytest.mark.parametrize("name", sorted(azul.GAMES))
+def test_the_rules_api_carries_no_presentation(name):
+    # how a game is shown lives in its presenter (Game.presenter()), as what bots know lives
+    # in its strategy; a game and its states keep the rules
+    game = azul.load_game(name)
+    state = game.new_initial_state(3)
+    for method in PRESENTATION:
+        assert not hasattr(game, method) and not hasattr(state, method), method
+    shown = game.presenter()
+    assert isinstance(shown, Presenter)
+    while state.is_chance_node() or not state.legal_actions():
+        state.apply_action(state.chance_outcomes()[0][0])
+    action = state.legal_actions()[0]
+    assert shown.describe_action(state, action).to_json()
+    assert shown.action_previews(state, [action]) == [shown.action_preview(state, action)]
+    assert state._repr_svg_() == shown.render_svg(state)

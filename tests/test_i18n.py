@@ -83,11 +83,14 @@ def test_the_terminal_board_and_drawings_speak_the_language():
     assert state.string_to_action(state.action_to_string(first)) == first
     i18n.use("pt")
     assert "Fábricas:" in state.render()
-    assert "Rodada 1 de 6" in state.to_svg(lang="pt")
-    assert "Manche 1 sur 6" in state.to_svg(lang="fr")
-    assert "Round 1 of 6" in state.to_svg(lang="en")
+    assert "Rodada 1 de 6" in state.game.presenter().render_svg(state, lang="pt")
+    assert "Manche 1 sur 6" in state.game.presenter().render_svg(state, lang="fr")
+    assert "Round 1 of 6" in state.game.presenter().render_svg(state, lang="en")
     sintra = azul.load_game("sintra").new_initial_state(1)
-    assert "vidraceiro" in sintra.render() and "Vitrais de Sintra" in sintra.to_svg(lang="pt")
+    assert (
+        "vidraceiro" in sintra.render()
+        and "Vitrais de Sintra" in sintra.game.presenter().render_svg(sintra, lang="pt")
+    )
     assert sintra.to_json() == azul.load_game("sintra").new_initial_state(1).to_json()
 
 
@@ -186,10 +189,13 @@ def test_counts_take_the_plural_form_of_each_language():
 
     state = load(decision="bonus", bonus_owed=1, scores=[1, 2], hands=["B"])
     assert "(1 bonus tile from the supply)" in state.render()
-    assert re.findall(r"seat \d: [^<]*", state.to_svg()) == ["seat 0: 1 point", "seat 1: 2 points"]
-    assert "place 0 : 1 point<" in state.to_svg(lang="fr")
-    assert "place 1 : 2 points<" in state.to_svg(lang="fr")
-    assert "lugar 0: 1 ponto<" in state.to_svg(lang="pt")
+    assert re.findall(r"seat \d: [^<]*", state.game.presenter().render_svg(state)) == [
+        "seat 0: 1 point",
+        "seat 1: 2 points",
+    ]
+    assert "place 0 : 1 point<" in state.game.presenter().render_svg(state, lang="fr")
+    assert "place 1 : 2 points<" in state.game.presenter().render_svg(state, lang="fr")
+    assert "lugar 0: 1 ponto<" in state.game.presenter().render_svg(state, lang="pt")
     i18n.use("fr")
     assert "(1 tuile bonus de la réserve)" in state.render()
     sintra = play_random(azul.load_game("sintra"), seed=3)

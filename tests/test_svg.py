@@ -23,15 +23,15 @@ def parse(svg):
 def test_well_formed_at_every_stage(name, players):
     game = azul.load_game(name, players=players)
     state = game.new_initial_state(2)
-    assert parse(state.to_svg()).tag == f"{NS}svg"
-    assert state._repr_svg_() == state.to_svg()
+    assert parse(state.game.presenter().render_svg(state)).tag == f"{NS}svg"
+    assert state._repr_svg_() == state.game.presenter().render_svg(state)
     final = play_random(game, seed=2)
-    parse(final.to_svg())
+    parse(final.game.presenter().render_svg(final))
 
 
 def test_pavilion_spaces_and_tiles():
     s = load_pavilion(hands=["RRR"], boards=[board("R1", "C2=Y"), {}])
-    root = parse(s.to_svg())
+    root = parse(s.game.presenter().render_svg(s))
     spaces = [g for g in root.iter(f"{NS}g") if g.get("data-space")]
     assert len(spaces) == 2 * 42
     covered = {
@@ -47,7 +47,7 @@ def test_sintra_strips_windows_and_provisional_note():
         players=[player({1: strip(1, "a", "PP...")}, windows={2: "O"}), player()],
         factories=["OOYW"],
     )
-    svg = s.to_svg()
+    svg = s.game.presenter().render_svg(s)
     root = parse(svg)
     assert "provisional" in svg
     spaces = [g for g in root.iter(f"{NS}g") if g.get("data-strip") and g.get("data-space")]

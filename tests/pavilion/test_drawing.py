@@ -14,7 +14,7 @@ import pytest
 import azul
 from azul import i18n
 from azul.pavilion import data
-from azul.pavilion.svg_parts import FILL, INK
+from azul.pavilion.draw.parts import FILL, INK
 from tests.pavilion.helpers import board, load
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -73,10 +73,14 @@ def test_every_target_is_a_clickable_group_and_choices_differ(players, side, see
         seat = state.current_player()
         layout = rng.choice(["wide", "tall"])
         viewer = rng.choice([seat, None])
-        found = groups(parse(state.to_svg(rng.random() < 0.5, None, viewer, layout)))
+        found = groups(
+            parse(
+                state.game.presenter().render_svg(state, rng.random() < 0.5, None, viewer, layout)
+            )
+        )
         by_targets = defaultdict(list)
         for a in state.legal_actions():
-            targets = state.action_targets(a)
+            targets = state.game.presenter().action_targets(state, a)
             assert targets, state.action_to_string(a)
             for target in targets:
                 hits = matching(found, target)
@@ -85,7 +89,7 @@ def test_every_target_is_a_clickable_group_and_choices_differ(players, side, see
                     assert g.tag == f"{NS}g" and g[0].get("class") == "hit", target
                     assert g.find(f"{NS}title") is not None and g.find(f"{NS}title").text
             key = repr(targets)
-            by_targets[key].append(state.action_details(a))
+            by_targets[key].append(state.game.presenter().action_details(state, a))
         for key, details in by_targets.items():
             assert len({repr(d) for d in details}) == len(details), key
 
@@ -98,11 +102,13 @@ def test_marks_name_elements_of_the_drawing_after_the_action(players, side, seed
             break
         legal = state.legal_actions()
         for a in rng.sample(legal, min(4, len(legal))):
-            marks = state.action_marks(a)
+            marks = state.game.presenter().action_marks(state, a)
             assert marks
             after = state.clone()
             after.apply_action(a)
-            found = groups(parse(after.to_svg(layout=rng.choice(["wide", "tall"]))))
+            found = groups(
+                parse(after.game.presenter().render_svg(after, layout=rng.choice(["wide", "tall"])))
+            )
             for mark in marks:
                 assert matching(found, mark), (state.action_to_string(a), mark)
 
@@ -113,7 +119,7 @@ def test_every_action_is_described_in_every_language(players, side, seed, explic
         if state.is_terminal():
             break
         for a in state.legal_actions():
-            message = state.describe_action(a)
+            message = state.game.presenter().describe_action(state, a)
             for lang in i18n.LANGUAGES:
                 words = message.translate(i18n.in_language(lang))
                 assert words and "{" not in words
@@ -129,7 +135,7 @@ def test_descriptions_of_takes_placements_passes_and_bonus_picks():
     )
 
     def words(state, move):
-        return str(state.describe_action(state.string_to_action(move)))
+        return str(state.game.presenter().describe_action(state, state.string_to_action(move)))
 
     assert words(s, "F1:R") == "takes red ×2 and one wild green from factory 1"
     assert words(s, "F1:B") == "takes blue ×1 and one wild green from factory 1"
@@ -137,12 +143,20 @@ def test_descriptions_of_takes_placements_passes_and_bonus_picks():
         "takes yellow ×3 and one wild green from the centre with the start player token "
         "(score 3 → 1)"  # 4 tiles, but the score stops at 1
     )
-    fr = s.describe_action(s.string_to_action("F1:R")).translate(i18n.in_language("fr"))
+    fr = (
+        s.game.presenter()
+        .describe_action(s, s.string_to_action("F1:R"))
+        .translate(i18n.in_language("fr"))
+    )
     assert "rouge" in fr and "vert" in fr
     s = load(hands=["RRRPP"], boards=[board("R1")])
     assert words(s, "R@R2+1") == "places red on the red star (2), paying red ×1 and purple ×1 (+2)"
     assert words(s, "R@C4") == "places red on the centre star (4), paying red ×4 (+1)"
-    fr = s.describe_action(s.string_to_action("R@R2+1")).translate(i18n.in_language("fr"))
+    fr = (
+        s.game.presenter()
+        .describe_action(s, s.string_to_action("R@R2+1"))
+        .translate(i18n.in_language("fr"))
+    )
     assert "l'étoile rouge" in fr  # the star's words agree as a whole phrase
     grey = load(hands=["RRRRRR"], board_side="grey")
     # the grey side's stars have no colour: named by where they are; the number is the cost
@@ -158,58 +172,89 @@ def test_descriptions_of_takes_placements_passes_and_bonus_picks():
 def test_preview_of_a_window_a_statue_and_a_pillar():
     # red 5 covered: red 6 completes the red window, 3 bonus tiles (rules 5.6)
     s = load(hands=["RRRRRR"], boards=[board("R5")])
-    assert s.action_preview(s.string_to_action("R@R6")) == {"points": 2, "bonus": 3}
+    assert s.game.presenter().action_preview(s, s.string_to_action("R@R6")) == {
+        "points": 2,
+        "bonus": 3,
+    }
     # red 1, blue 3, blue 4 and centre 1 and 2 covered: red 2 completes the statue between red
     # and blue (2) and not yet the red pillar (red 3 is empty)
     s = load(hands=["RR"], boards=[board("R1", "B3", "B4", "C1=G", "C2=Y")])
-    assert s.action_preview(s.string_to_action("R@R2")) == {"points": 2, "bonus": 2}
+    assert s.game.presenter().action_preview(s, s.string_to_action("R@R2")) == {
+        "points": 2,
+        "bonus": 2,
+    }
     # with red 3 covered too, the pillar pays 1 more
     s = load(hands=["RR"], boards=[board("R1", "R3", "B3", "B4", "C1=G", "C2=Y")])
-    assert s.action_preview(s.string_to_action("R@R2")) == {"points": 3, "bonus": 3}
+    assert s.game.presenter().action_preview(s, s.string_to_action("R@R2")) == {
+        "points": 3,
+        "bonus": 3,
+    }
     # a supply of 2 tiles pays no more than 2 (rules 5.7)
     rest = "P" * 21 + "G" * 21 + "O" * 22 + "Y" * 22 + "B" * 22 + "R" * 15
     s = load(hands=["RRRRRR", rest], boards=[board("R5")], supply="PG", bag="", tower="")
-    assert s.action_preview(s.string_to_action("R@R6"))["bonus"] == 2
+    assert s.game.presenter().action_preview(s, s.string_to_action("R@R6"))["bonus"] == 2
     # no structure completed
     s = load(hands=["RRR"])
-    assert s.action_preview(s.string_to_action("R@R3")) == {"points": 1, "bonus": 0}
+    assert s.game.presenter().action_preview(s, s.string_to_action("R@R3")) == {
+        "points": 1,
+        "bonus": 0,
+    }
 
 
 def test_preview_of_passes_and_takes():
     s = load(hands=["RRRGGB"], scores=[10, 5])
-    assert s.action_preview(s.string_to_action("pass:RG")) == {"points": -4, "discarded": 4}
-    assert s.action_preview(s.string_to_action("pass:-")) == {"points": -6, "discarded": 6}
+    assert s.game.presenter().action_preview(s, s.string_to_action("pass:RG")) == {
+        "points": -4,
+        "discarded": 4,
+    }
+    assert s.game.presenter().action_preview(s, s.string_to_action("pass:-")) == {
+        "points": -6,
+        "discarded": 6,
+    }
     s = load(hands=["RG"])
-    assert s.action_preview(s.string_to_action("pass")) == {"points": 0, "discarded": 0}
+    assert s.game.presenter().action_preview(s, s.string_to_action("pass")) == {
+        "points": 0,
+        "discarded": 0,
+    }
     s = load(decision="take", centre="YYY", factories=["RRGB"], scores=[9, 5])
-    assert s.action_preview(s.string_to_action("C:Y")) == {"points": -3}
+    assert s.game.presenter().action_preview(s, s.string_to_action("C:Y")) == {"points": -3}
 
 
 def test_details_say_what_is_paid_and_kept():
     s = load(hands=["RRRPPGGB"])
-    assert s.action_details(s.string_to_action("R@R3+1")) == {"pay": {"R": 2, "P": 1}}
-    assert s.action_details(s.string_to_action("R@R3")) == {"pay": {"R": 3}}
-    assert s.action_details(s.string_to_action("P@P2")) == {"pay": {"P": 2}}
-    assert s.action_details(s.string_to_action("pass:RGB")) == {"keep": {"G": 1, "B": 1, "R": 1}}
-    assert s.action_details(s.string_to_action("pass:-")) == {"keep": {}}
+    assert s.game.presenter().action_details(s, s.string_to_action("R@R3+1")) == {
+        "pay": {"R": 2, "P": 1}
+    }
+    assert s.game.presenter().action_details(s, s.string_to_action("R@R3")) == {"pay": {"R": 3}}
+    assert s.game.presenter().action_details(s, s.string_to_action("P@P2")) == {"pay": {"P": 2}}
+    assert s.game.presenter().action_details(s, s.string_to_action("pass:RGB")) == {
+        "keep": {"G": 1, "B": 1, "R": 1}
+    }
+    assert s.game.presenter().action_details(s, s.string_to_action("pass:-")) == {"keep": {}}
     s = load(hands=["RGG"])
-    assert s.action_details(s.string_to_action("pass")) == {"keep": {"G": 2, "R": 1}}
-    assert s.action_targets(s.string_to_action("pass")) == [{"seat": "0", "pass": "1"}]
-    assert s.action_marks(s.string_to_action("pass")) == [{"seat": "0", "kept": "1"}]
+    assert s.game.presenter().action_details(s, s.string_to_action("pass")) == {
+        "keep": {"G": 2, "R": 1}
+    }
+    assert s.game.presenter().action_targets(s, s.string_to_action("pass")) == [
+        {"seat": "0", "pass": "1"}
+    ]
+    assert s.game.presenter().action_marks(s, s.string_to_action("pass")) == [
+        {"seat": "0", "kept": "1"}
+    ]
 
 
 def test_marks_of_a_take_name_the_wild_and_the_token_that_came_along():
     s = load(decision="take", factories=["RRPB"], to_move=1)
-    assert s.action_marks(s.string_to_action("F1:R")) == [
+    assert s.game.presenter().action_marks(s, s.string_to_action("F1:R")) == [
         {"seat": "1", "hand": "R"},
         {"seat": "1", "hand": "P"},
     ]
-    assert s.action_marks(s.string_to_action("F1:B")) == [
+    assert s.game.presenter().action_marks(s, s.string_to_action("F1:B")) == [
         {"seat": "1", "hand": "B"},
         {"seat": "1", "hand": "P"},
     ]
     s = load(decision="take", centre="YYP", to_move=1)  # the first from the centre: the token
-    assert s.action_marks(s.string_to_action("C:Y")) == [
+    assert s.game.presenter().action_marks(s, s.string_to_action("C:Y")) == [
         {"seat": "1", "hand": "Y"},
         {"seat": "1", "hand": "P"},
         {"seat": "1", "token": "1"},
@@ -220,7 +265,7 @@ def test_structures_are_drawn_and_completed_ones_marked():
     # the red window (red 5, 6) and the statue between red and blue (red 1, 2, blue 3, 4)
     cells = board("R5", "R6", "R1", "R2", "B3", "B4")
     s = load(players=3, boards=[cells], hands=["R"])
-    root = parse(s.to_svg())
+    root = parse(s.game.presenter().render_svg(s))
     for p in range(3):
         mine = [g for attrs, g in groups(root) if "structure" in attrs and attrs["seat"] == str(p)]
         assert len(mine) == len(data.STRUCTURES)
@@ -233,7 +278,7 @@ def test_structures_are_drawn_and_completed_ones_marked():
 
 def test_round_track_shows_each_wild_colour_and_the_current_round():
     s = load(round=4, hands=["R"])
-    root = parse(s.to_svg(lang="fr"))
+    root = parse(s.game.presenter().render_svg(s, lang="fr"))
     rounds = {g.get("data-round"): g for g in root.iter(f"{NS}g") if g.get("data-round")}
     assert sorted(rounds) == ["1", "2", "3", "4", "5", "6"]
     for r, g in rounds.items():
@@ -257,7 +302,7 @@ def _cells(root):
 def test_score_markers_sit_on_the_scores(layout):
     scores = [1, 37, 80, 93]
     s = load(players=4, scores=scores, hands=["R"])
-    root = parse(s.to_svg(layout=layout))
+    root = parse(s.game.presenter().render_svg(s, layout=layout))
     cells = _cells(root)
     assert sorted(cells) == list(range(1, 81))
     markers = [g for g in root.iter(f"{NS}g") if g.get("class") == "marker"]
@@ -312,11 +357,11 @@ def test_tall_layout_taps_are_44_px_on_a_360_px_phone(players, side, seed):
         if state.is_terminal():
             break
         seat = state.current_player()
-        root = parse(state.to_svg(seat=seat, layout="tall"))
+        root = parse(state.game.presenter().render_svg(state, seat=seat, layout="tall"))
         width = float(root.get("viewBox").split()[2])
         found = groups(root)
         for a in state.legal_actions():
-            for target in state.action_targets(a):
+            for target in state.game.presenter().action_targets(state, a):
                 seen.add(tuple(sorted(target)))
                 for g in matching(found, target):
                     for x0, y0, x1, y1 in _box(g[0]):
@@ -331,7 +376,7 @@ def test_tall_layout_taps_are_44_px_on_a_360_px_phone(players, side, seed):
 def test_sizes_come_from_the_page_and_the_layouts_fit_their_screens():
     s = azul.load_game("pavilion", players=4).new_initial_state(1)
     for layout in ("wide", "tall"):
-        root = parse(s.to_svg(seat=2, layout=layout))
+        root = parse(s.game.presenter().render_svg(s, seat=2, layout=layout))
         assert root.get("width") == "100%" and root.get("height") is None
         _, _, w, h = (float(v) for v in root.get("viewBox").split())
         if layout == "wide":
@@ -345,10 +390,10 @@ def test_sizes_come_from_the_page_and_the_layouts_fit_their_screens():
         }
         assert boards["2"] > max(w for seat, w in boards.items() if seat != "2")
     with pytest.raises(azul.OptionError):
-        s.to_svg(layout="phone")
+        s.game.presenter().render_svg(s, layout="phone")
     with pytest.raises(azul.OptionError):
-        s.to_svg(seat=4)
-    spectator = parse(s.to_svg())
+        s.game.presenter().render_svg(s, seat=4)
+    spectator = parse(s.game.presenter().render_svg(s))
     widths = {
         float(g.find(f"{NS}rect").get("width"))
         for g in spectator.iter(f"{NS}g")
@@ -375,20 +420,22 @@ def test_letters_contrast_with_their_tiles_and_keep_a_halo_over_patterns():
     for c in range(data.NUM_COLORS):
         assert contrast(FILL[c], INK[c]) >= 4.5, data.COLORS[c]
     s = load(hands=["PGOYBR"], boards=[board("P1", "G1", "O1", "Y1", "B1", "R1")])
-    root = parse(s.to_svg(patterns=True))
+    root = parse(s.game.presenter().render_svg(s, patterns=True))
     letters = [t for t in root.iter(f"{NS}text") if t.text in tuple(data.COLOR_LETTERS)]
     assert letters
     for t in letters:
         c = data.COLOR_LETTERS.index(t.text)
         assert t.get("fill") == INK[c] and t.get("stroke") == FILL[c]
         assert t.get("paint-order") == "stroke"
-    assert "url(#azul-pat-" in s.to_svg(patterns=True) and "url(#azul-pat-" not in s.to_svg()
+    assert "url(#azul-pat-" in s.game.presenter().render_svg(
+        s, patterns=True
+    ) and "url(#azul-pat-" not in s.game.presenter().render_svg(s)
 
 
 def test_words_of_the_drawing_are_translated():
     s = load(hands=["RRGGBB"], kept=["", "PY"], passed=[False, True])
-    fr = s.to_svg(lang="fr")
-    pt = s.to_svg(lang="pt")
+    fr = s.game.presenter().render_svg(s, lang="fr")
+    pt = s.game.presenter().render_svg(s, lang="pt")
     assert "Manche 1 sur 6" in fr and "Rodada 1 de 6" in pt
     assert "pilier" in fr and "pilar" in pt
     for svg in (fr, pt):
@@ -399,9 +446,13 @@ def test_draws_have_no_targets_and_are_named_by_their_notation():
     s = azul.load_game("pavilion", explicit_chance=True).new_initial_state(1)
     assert s.is_chance_node()
     a = s.legal_actions()[0]
-    assert s.action_targets(a) == [] and s.action_marks(a) == [] and s.action_details(a) == {}
-    assert str(s.describe_action(a)) == s.action_to_string(a)
-    parse(s.to_svg(layout="tall"))  # a drawing while tiles are being drawn
+    assert (
+        s.game.presenter().action_targets(s, a) == []
+        and s.game.presenter().action_marks(s, a) == []
+        and s.game.presenter().action_details(s, a) == {}
+    )
+    assert str(s.game.presenter().describe_action(s, a)) == s.action_to_string(a)
+    parse(s.game.presenter().render_svg(s, layout="tall"))  # a drawing while tiles are being drawn
 
 
 def _inside(shape: ET.Element, x: float, y: float) -> bool:
@@ -425,9 +476,15 @@ def test_the_middle_of_every_target_is_its_own(layout):
         for state in positions(players, side, seed, every=4):
             if state.is_terminal():
                 break
-            root = parse(state.to_svg(seat=state.current_player(), layout=layout))
+            root = parse(
+                state.game.presenter().render_svg(state, seat=state.current_player(), layout=layout)
+            )
             found = groups(root)
-            targets = [t for a in state.legal_actions() for t in state.action_targets(a)]
+            targets = [
+                t
+                for a in state.legal_actions()
+                for t in state.game.presenter().action_targets(state, a)
+            ]
             mine = {id(g): g for t in targets for g in matching(found, t)}
             for g in mine.values():
                 boxes = _box(g[0])
@@ -452,5 +509,7 @@ def test_previews_of_every_legal_move_at_once_equal_each_preview():
                 state.apply_action(rng.choice(outcomes)[0])
                 continue
             actions = state.legal_actions()
-            assert state.action_previews(actions) == [state.action_preview(a) for a in actions]
+            assert state.game.presenter().action_previews(state, actions) == [
+                state.game.presenter().action_preview(state, a) for a in actions
+            ]
             state.apply_action(rng.choice(actions))

@@ -11,7 +11,7 @@ import pytest
 
 import azul
 from azul import i18n
-from azul.sintra.svg_parts import FILL, INK
+from azul.sintra.draw.parts import FILL, INK
 from tests.sintra.helpers import load, me, player, strip
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -73,17 +73,17 @@ def test_every_target_is_a_clickable_group_and_same_targets_differ_in_details(
             continue
         seat = state.current_player()
         for layout in ("wide", "tall"):
-            found = groups(state.to_svg(seat=seat, layout=layout))
+            found = groups(state.game.presenter().render_svg(state, seat=seat, layout=layout))
             seen = {}
             for a in state.legal_actions():
-                targets = state.action_targets(a)
+                targets = state.game.presenter().action_targets(state, a)
                 assert targets, state.action_to_string(a)
                 for target in targets:
                     hits = matching(found, target)
                     assert hits, (state.action_to_string(a), target, layout)
                     assert all(clickable(g) for g in hits), target
                 key = repr(targets)
-                details = repr(state.action_details(a))
+                details = repr(state.game.presenter().action_details(state, a))
                 assert seen.setdefault(key, {}).setdefault(details, a) == a, (
                     "two legal actions share targets and details",
                     state.action_to_string(a),
@@ -98,11 +98,11 @@ def test_every_mark_is_an_element_of_the_drawing_after_the_action(players, side,
             continue
         actions = state.legal_actions()
         for a in rng.sample(actions, min(6, len(actions))):
-            marks = state.action_marks(a)
+            marks = state.game.presenter().action_marks(state, a)
             assert marks, state.action_to_string(a)
             after = state.clone()
             after.apply_action(a)
-            found = groups(after.to_svg(seat=state.current_player()))
+            found = groups(after.game.presenter().render_svg(after, seat=state.current_player()))
             for mark in marks:
                 hits = matching(found, mark)
                 assert hits and all(clickable(g) for g in hits), (state.action_to_string(a), mark)
@@ -111,25 +111,31 @@ def test_every_mark_is_an_element_of_the_drawing_after_the_action(players, side,
 def test_marks_name_the_strip_the_track_and_the_window():
     s = load(players=[player({1: strip(1, "a", "PPOO.")}), player()], factories=["BBYY"])
     move = s.string_to_action("F1:B>1")  # one blue completes strip 1, one breaks
-    assert s.action_marks(move) == [
+    assert s.game.presenter().action_marks(s, move) == [
         {"seat": "0", "strip": "1"},
         {"seat": "0", "strip": "break"},
     ]
     s.apply_action(move)
-    assert s.action_targets(s.string_to_action("keep:O")) == [{"seat": "0", "keep": "O"}]
-    assert s.action_marks(s.string_to_action("keep:O")) == [{"seat": "0", "window": "1"}]
-    assert s.action_details(s.string_to_action("keep:O")) == {"keep": {"O": 1}}
-    keep = [data for data, _ in groups(s.to_svg(seat=0)) if "keep" in data]
+    assert s.game.presenter().action_targets(s, s.string_to_action("keep:O")) == [
+        {"seat": "0", "keep": "O"}
+    ]
+    assert s.game.presenter().action_marks(s, s.string_to_action("keep:O")) == [
+        {"seat": "0", "window": "1"}
+    ]
+    assert s.game.presenter().action_details(s, s.string_to_action("keep:O")) == {"keep": {"O": 1}}
+    keep = [data for data, _ in groups(s.game.presenter().render_svg(s, seat=0)) if "keep" in data]
     assert sorted(d["keep"] for d in keep) == ["B", "O", "O", "P", "P"]  # one per piece
 
 
 def test_back_is_a_click_on_the_glazier():
     s = load(players=[player(glazier=5), player()], factories=["BBYY"])
     back = s.string_to_action("back")
-    assert s.action_targets(back) == [{"seat": "0", "glazier": "back"}]
-    assert s.action_marks(back) == [{"seat": "0", "glazier": "back"}]
-    assert str(s.describe_action(back)) == "moves the glazier back to strip 1"
-    (g,) = matching(groups(s.to_svg(seat=0)), {"seat": "0", "glazier": "back"})
+    assert s.game.presenter().action_targets(s, back) == [{"seat": "0", "glazier": "back"}]
+    assert s.game.presenter().action_marks(s, back) == [{"seat": "0", "glazier": "back"}]
+    assert str(s.game.presenter().describe_action(s, back)) == "moves the glazier back to strip 1"
+    (g,) = matching(
+        groups(s.game.presenter().render_svg(s, seat=0)), {"seat": "0", "glazier": "back"}
+    )
     assert g.find(f"{NS}polygon").get("class") == "glazier"
 
 
@@ -142,7 +148,7 @@ def test_every_action_is_described_in_every_language(lang):
             if state.is_terminal():
                 continue
             for a in state.legal_actions():
-                message = state.describe_action(a)
+                message = state.game.presenter().describe_action(state, a)
                 text = message.translate(gettext)
                 assert text and "{" not in text, text
                 templates.add(message.template)
@@ -153,12 +159,12 @@ def test_every_action_is_described_in_every_language(lang):
 
 def test_words_of_a_move_and_its_plural_forms():
     s = load(players=[player({1: strip(1, "a", "PP...")}), player()], factories=["OOOY"])
-    s3 = s.describe_action(s.string_to_action("F1:O>1"))
+    s3 = s.game.presenter().describe_action(s, s.string_to_action("F1:O>1"))
     assert str(s3) == "takes 3 orange pieces from factory 1 to strip 1; 1 breaks"
     assert s3.to_json()["words"] == ["color"]
     fr = s3.translate(i18n.in_language("fr"))
     assert "orange" in fr and "1" in fr and "{" not in fr
-    one = s.describe_action(s.string_to_action("F1:Y>3"))
+    one = s.game.presenter().describe_action(s, s.string_to_action("F1:Y>3"))
     assert str(one) == "takes 1 yellow piece from factory 1 to strip 3"
 
 
@@ -184,7 +190,7 @@ def test_the_broken_glass_marker_stands_on_the_state_space(layout):
         if k == 8:
             continue  # the bottom space sends the marker back to the top (rules 3.5)
         s = load(players=[player(track=k), player(track=(k + 3) % 8)], factories=["OOYY"])
-        svg = s.to_svg(seat=0, layout=layout)
+        svg = s.game.presenter().render_svg(s, seat=0, layout=layout)
         assert marker_space(svg, 0) == k
         assert marker_space(svg, 1) == (k + 3) % 8
 
@@ -194,7 +200,7 @@ def test_ornaments_on_side_a_and_the_window_count_on_side_b():
     a = load(
         side="A", players=[player(done, windows={1: "PO", 2: "B"}), player()], factories=["OY"]
     )
-    root = ET.fromstring(a.to_svg())
+    root = ET.fromstring(a.game.presenter().render_svg(a))
     ornaments = root.findall(f".//{NS}g[@class='ornament']")
     assert len(ornaments) == 2 * 4
     assert "frames filled 3/4, worth 6" in ornaments[0].find(f"{NS}title").text
@@ -202,7 +208,7 @@ def test_ornaments_on_side_a_and_the_window_count_on_side_b():
     b = load(
         side="B", players=[player(done, windows={1: "PO", 2: "PP"}), player()], factories=["OY"]
     )
-    svg = b.to_svg()
+    svg = b.game.presenter().render_svg(b)
     assert "ornament" not in svg
     assert "complete windows 2 \u00d7 most of one colour 3 = 6" in svg
 
@@ -223,14 +229,14 @@ def test_phone_tap_targets_are_44_px_even_at_360_px(players):
     for state in positions(players, "A", False, seed=players, every=5):
         if state.is_terminal():
             continue
-        svg = state.to_svg(seat=state.current_player(), layout="tall")
+        svg = state.game.presenter().render_svg(state, seat=state.current_player(), layout="tall")
         root = ET.fromstring(svg)
         width = float(root.get("viewBox").split()[2])
         least = 44 / 360 * width
         parents = {child: parent for parent in root.iter() for child in parent}
         found = groups(svg)
         for a in state.legal_actions():
-            for target in state.action_targets(a):
+            for target in state.game.presenter().action_targets(state, a):
                 for g in matching(found, target):
                     shape = g[0]
                     scale = scale_of(g, parents)
@@ -242,7 +248,7 @@ def test_phone_tap_targets_are_44_px_even_at_360_px(players):
 def test_the_drawing_is_sized_by_its_view_box(layout):
     state = azul.load_game("sintra", players=4).new_initial_state(3)
     for seat in (None, 0, 2):
-        root = ET.fromstring(state.to_svg(seat=seat, layout=layout))
+        root = ET.fromstring(state.game.presenter().render_svg(state, seat=seat, layout=layout))
         assert root.get("width") == "100%" and root.get("height") is None
         _, _, w, h = map(float, root.get("viewBox").split())
         if layout == "wide":
@@ -256,7 +262,7 @@ def test_preview_of_a_move_that_breaks_pieces_agrees_with_the_rules():
     # first from the centre: the starting-player tile and one more step down (rules 3.1b)
     s = load(players=[player({1: strip(1, "a", "PP...")}, track=1), player()], centre="OOOY")
     move = s.string_to_action("C:O>1")
-    preview = s.action_preview(move)
+    preview = s.game.presenter().action_preview(s, move)
     assert preview == {"points": 0, "broken": 1, "tile": 1}
     before = me(s)["track"]
     s.apply_action(move)
@@ -270,16 +276,22 @@ def test_preview_of_the_bottom_of_the_track_a_completion_and_a_keep():
         factories=["BBBB"],
     )
     move = s.string_to_action("F1:B>1")
-    assert s.action_preview(move) == {"points": -18, "broken": 3, "completes": 1}
+    assert s.game.presenter().action_preview(s, move) == {
+        "points": -18,
+        "broken": 3,
+        "completes": 1,
+    }
     s.apply_action(move)
     keep = s.string_to_action("keep:B")
-    assert s.action_preview(keep) == {"points": 1, "broken": 0, "window": 1}
+    assert s.game.presenter().action_preview(s, keep) == {"points": 1, "broken": 0, "window": 1}
     all_break = load(
         players=[player({8: None}, windows={8: "PW"}, glazier=8), player()], factories=["OOYY"]
     )
     move = all_break.string_to_action("F1:O>break")
-    assert all_break.action_preview(move)["broken"] == 2
-    assert all_break.action_marks(move) == [{"seat": "0", "strip": "break"}]
+    assert all_break.game.presenter().action_preview(all_break, move)["broken"] == 2
+    assert all_break.game.presenter().action_marks(all_break, move) == [
+        {"seat": "0", "strip": "break"}
+    ]
 
 
 def test_preview_never_draws():
@@ -289,7 +301,7 @@ def test_preview_never_draws():
         state.apply_action(state.legal_actions()[0])
     before = state.to_json()  # the generator's state included
     for a in state.legal_actions():
-        state.action_preview(a)
+        state.game.presenter().action_preview(state, a)
     assert state.to_json() == before
 
 
@@ -311,7 +323,7 @@ def test_letters_are_readable_on_every_colour_with_and_without_patterns():
         assert contrast(fill, ink) >= 4.5, fill
     pieces = {1: strip(1, "a", "PPOO."), 2: strip(2, "a", "YYBB."), 3: strip(3, "a", "W....")}
     s = load(players=[player(pieces), player()], factories=["OYBW"])
-    root = ET.fromstring(s.to_svg(patterns=True))
+    root = ET.fromstring(s.game.presenter().render_svg(s, patterns=True))
     assert root.find(f".//{NS}pattern") is not None
     pieces = [g for g in root.iter(f"{NS}g") if g.get("data-space")]
     letters = 0

@@ -117,6 +117,70 @@ class Strategy(Generic[S]):
         raise style_error(state.game.name, style, self.styles())
 
 
+class Presenter(Generic[S]):
+    """How a game is shown to people, for the clients: the drawing of a position, what a person
+    clicks on it to choose each action and where its pieces go, the action in words, what it
+    earns, and the pieces' colours. A game gives its own (``Game.presenter()``), as it gives
+    what bots know (``Game.strategy()``); the rules depend on neither. This base draws
+    nothing and names an action by its notation."""
+
+    def render_svg(
+        self,
+        state: S,
+        patterns: bool = False,
+        lang: str | None = None,
+        seat: int | None = None,
+        layout: str = "wide",
+        names: list[str] | None = None,
+    ) -> str:
+        """The position drawn as an SVG document; ``patterns`` adds a pattern per colour
+        (colour-blind mode); ``lang`` (en, fr, pt) the language of its words; ``seat`` the
+        viewer, whose board is drawn large (None: a spectator); ``layout`` "wide" for a
+        screen wider than tall, "tall" for a phone; ``names`` the players' names (default:
+        "seat 0", "seat 1", ...)."""
+        raise NotImplementedError(f"{state.game.name} has no drawing")
+
+    def action_targets(self, state: S, action: int) -> list[Target]:
+        """The drawing's elements a person clicks, in order, to choose a legal ``action``:
+        each as the ``data-`` attributes it carries (``{"source": "F3", "color": "R"}``).
+        Legal actions with the same targets are told apart by their ``action_details``."""
+        return []
+
+    def action_marks(self, state: S, action: int) -> list[Target]:
+        """Where the pieces of ``action`` lie once it is played: the elements of the drawing
+        after it (matched like targets) that show a player's last move."""
+        return []
+
+    def action_details(self, state: S, action: int) -> dict[str, Any]:
+        """What tells this action apart from legal actions with the same targets, for a
+        client to draw as a choice: ``{"pay": {"R": 2, "P": 1}}`` (the pieces paid),
+        ``{"keep": {"G": 1}}`` (the pieces kept)."""
+        return {}
+
+    def describe_action(self, state: S, action: int) -> Message:
+        """The action in words, as a message to translate: "takes {count} {color} from
+        factory {factory}" with its fields (without the player's name)."""
+        return Message("{move}", move=state.action_to_string(action))
+
+    def palette(self) -> dict[str, dict[str, str]]:
+        """The pieces' colours by letter, for clients drawing pieces beside the board:
+        ``{"R": {"name": "red", "fill": "#c0392b", "ink": "#fff"}}``."""
+        return {}
+
+    def action_preview(self, state: S, action: int) -> dict[str, int]:
+        """What the action earns at once, before any draw: ``{"points": 3}`` and the game's
+        own items (bonus tiles owed, pieces broken)."""
+        after = state.clone()
+        seat = state.current_player()
+        after.apply_action(action)
+        return {"points": after.scores()[seat] - state.scores()[seat]}
+
+    def action_previews(self, state: S, actions: list[int]) -> list[dict[str, int]]:
+        """``action_preview`` of each of ``actions``, in one go: a game may work them out
+        faster together (on its compiled core), as a client is sent every legal move's."""
+        return [self.action_preview(state, a) for a in actions]
+
+
 def shipped_weights(folder: Traversable, players: int) -> Traversable | None:
     """``folder/<players>p.npz`` if it is a file, else None: where a game keeps the value
     networks it ships (``Strategy.value_weights``)."""
@@ -247,6 +311,10 @@ class Game(Generic[S]):
         """The game's knowledge for bots (evaluations, endgame solver)."""
         return Strategy()
 
+    def presenter(self) -> Presenter[S]:
+        """How the game is shown to people (drawing, click targets, moves in words)."""
+        return Presenter()
+
     def observation_layout(self) -> Layout:
         """The named pieces of the flat observation vector, in order, with their shapes."""
         raise NotImplementedError
@@ -264,51 +332,12 @@ class Game(Generic[S]):
         """See ``State.render``."""
         raise NotImplementedError
 
-    def render_svg(
-        self,
-        state: S,
-        patterns: bool = False,
-        lang: str | None = None,
-        seat: int | None = None,
-        layout: str = "wide",
-        names: list[str] | None = None,
-    ) -> str:
-        """See ``State.to_svg``."""
-        raise NotImplementedError
-
     @classmethod
     def rules_summary(cls, lang: str) -> str | None:
         """The game's short rules for people in ``lang`` (Markdown), if it has them."""
         from azul.i18n import rules
 
         return rules(cls.name, lang)
-
-    # -- what clients show of an action (see State's methods of the same names) --------------
-    def action_targets(self, state: S, action: int) -> list[Target]:
-        return []
-
-    def action_marks(self, state: S, action: int) -> list[Target]:
-        return []
-
-    def action_details(self, state: S, action: int) -> dict[str, Any]:
-        return {}
-
-    def describe_action(self, state: S, action: int) -> Message:
-        return Message("{move}", move=state.action_to_string(action))
-
-    def palette(self) -> dict[str, dict[str, str]]:
-        """The pieces' colours by letter, for clients drawing pieces beside the board:
-        ``{"R": {"name": "red", "fill": "#c0392b", "ink": "#fff"}}``."""
-        return {}
-
-    def action_preview(self, state: S, action: int) -> dict[str, int]:
-        after = state.clone()
-        seat = state.current_player()
-        after.apply_action(action)
-        return {"points": after.scores()[seat] - state.scores()[seat]}
-
-    def action_previews(self, state: S, actions: list[int]) -> list[dict[str, int]]:
-        return [self.action_preview(state, a) for a in actions]
 
     def num_distinct_actions(self) -> int:
         return self.info.num_distinct_actions
@@ -412,55 +441,8 @@ class State:
         """The position as text for a terminal; ``color`` paints the pieces (ANSI)."""
         return self.game.render_text(self, color)
 
-    def to_svg(
-        self,
-        patterns: bool = False,
-        lang: str | None = None,
-        seat: int | None = None,
-        layout: str = "wide",
-        names: list[str] | None = None,
-    ) -> str:
-        """The position drawn as an SVG document; ``patterns`` adds a pattern per colour
-        (colour-blind mode); ``lang`` (en, fr, pt) the language of its words; ``seat`` the
-        viewer, whose board is drawn large (None: a spectator); ``layout`` "wide" for a
-        screen wider than tall, "tall" for a phone; ``names`` the players' names (default:
-        "seat 0", "seat 1", ...)."""
-        return self.game.render_svg(self, patterns, lang, seat, layout, names)
-
-    def action_targets(self, action: int) -> list[Target]:
-        """The drawing's elements a person clicks, in order, to choose a legal ``action``:
-        each as the ``data-`` attributes it carries (``{"source": "F3", "color": "R"}``).
-        Legal actions with the same targets are told apart by their ``action_details``."""
-        return self.game.action_targets(self, action)
-
-    def action_marks(self, action: int) -> list[Target]:
-        """Where the pieces of ``action`` lie once it is played: the elements of the drawing
-        after it (matched like targets) that show a player's last move."""
-        return self.game.action_marks(self, action)
-
-    def action_details(self, action: int) -> dict[str, Any]:
-        """What tells this action apart from legal actions with the same targets, for a
-        client to draw as a choice: ``{"pay": {"R": 2, "P": 1}}`` (the pieces paid),
-        ``{"keep": {"G": 1}}`` (the pieces kept)."""
-        return self.game.action_details(self, action)
-
-    def describe_action(self, action: int) -> Message:
-        """The action in words, as a message to translate: "takes {count} {color} from
-        factory {factory}" with its fields (without the player's name)."""
-        return self.game.describe_action(self, action)
-
-    def action_preview(self, action: int) -> dict[str, int]:
-        """What the action earns at once, before any draw: ``{"points": 3}`` and the game's
-        own items (bonus tiles owed, pieces broken)."""
-        return self.game.action_preview(self, action)
-
-    def action_previews(self, actions: list[int]) -> list[dict[str, int]]:
-        """``action_preview`` of each of ``actions``, in one go: a game may work them out
-        faster together (on its compiled core), as a client is sent every legal move's."""
-        return self.game.action_previews(self, actions)
-
     def _repr_svg_(self) -> str:  # Jupyter shows a state as its drawing
-        return self.to_svg()
+        return self.game.presenter().render_svg(self)
 
     def score_breakdown(self) -> list[list[dict[str, Any]]] | None:
         """Once the game is scored: each seat's final score as items, in the order the rules

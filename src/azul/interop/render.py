@@ -25,7 +25,7 @@ def rgb_array(state: azul.State) -> np.ndarray[Any, np.dtype[np.uint8]]:
             f"rgb_array rendering needs CairoSVG and the Cairo library ({e}): "
             "pip install 'azul-games[research]' and, on Debian, apt install libcairo2"
         ) from None
-    svg = state.game.render_svg(state)
+    svg = state.game.presenter().render_svg(state)
     png = cairosvg.svg2png(bytestring=svg.encode())
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 

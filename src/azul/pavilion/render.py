@@ -6,8 +6,8 @@ from azul.core.ansi import Paint, painter, plain
 from azul.core.api import CHANCE, TERMINAL
 from azul.i18n import _, ngettext
 from azul.pavilion import data
+from azul.pavilion.draw.svg import FILL, INK
 from azul.pavilion.state import FIRST_PLAYER, PavilionState
-from azul.pavilion.svg import FILL, INK
 
 NC = data.NUM_COLORS
 PAINT = painter([FILL[c] for c in range(NC)], [INK[c] for c in range(NC)])

@@ -22,7 +22,8 @@ Look = tuple[bool, str, int | None, str, list[str]]
 def drawing(game: str, options: dict[str, Any], seed: int, actions: list[int], look: Look) -> str:
     """In a drawing process: the SVG of the position, ``look`` being (patterns, language,
     the seat drawn large, layout, the players' names)."""
-    return position(game, options, seed, actions).to_svg(*look)
+    state = position(game, options, seed, actions)
+    return state.game.presenter().render_svg(state, *look)
 
 
 def _worker(server: int) -> None:

@@ -71,7 +71,7 @@ def _shared(table: Table) -> str:
         "title": state.game.title or table.stored.game,  # an English message to translate
         "options": shown_options(table.stored),
         "seeded": table.stored.seeded,
-        "palette": state.game.palette(),
+        "palette": state.game.presenter().palette(),
         "seats": seats(table.stored),
         "to_move": to_move if to_move >= 0 else None,
         "decision": state.decision(),
@@ -93,16 +93,17 @@ def _legal(table: Table, seat: int | None) -> list[dict[str, Any]]:
     if seat is None or seat != state.current_player() or table.kind(seat) != "human":
         return []
     actions = state.legal_actions()
+    shown = state.game.presenter()
     return [
         {
             "action": a,
             "move": state.action_to_string(a),
-            "targets": state.action_targets(a),
-            "details": state.action_details(a),
+            "targets": shown.action_targets(state, a),
+            "details": shown.action_details(state, a),
             "preview": preview,
-            "text": state.describe_action(a).to_json(),
+            "text": shown.describe_action(state, a).to_json(),
         }
-        for a, preview in zip(actions, state.action_previews(actions), strict=True)
+        for a, preview in zip(actions, shown.action_previews(state, actions), strict=True)
     ]
 
 

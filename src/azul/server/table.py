@@ -97,13 +97,14 @@ class Played:
     @classmethod
     def of(cls, state: azul.State, index: int, action: int) -> Played:
         """The move ``action`` about to be played in ``state``."""
+        shown = state.game.presenter()
         return cls(
             index,
             state.current_player(),
             state.action_to_string(action),
-            state.describe_action(action).to_json(),
-            state.action_targets(action),
-            state.action_marks(action),
+            shown.describe_action(state, action).to_json(),
+            shown.action_targets(state, action),
+            shown.action_marks(state, action),
         )
 
     def to_json(self, ply: int) -> dict[str, Any]:

@@ -8,14 +8,14 @@ from azul.core.api import (
     FileOption,
     GameInfo,
     Layout,
+    Presenter,
     SetupOption,
     Strategy,
-    Target,
     observation_size,
 )
 from azul.core.compiled import import_core
 from azul.core.dealt import DealtGame
-from azul.core.errors import Message, OptionError
+from azul.core.errors import OptionError
 from azul.core.options import check_options
 from azul.i18n import N_, _
 from azul.sintra import data, observation
@@ -185,49 +185,7 @@ class SintraGame(DealtGame[SintraState]):
 
         return render_text(state, color)
 
-    def render_svg(
-        self,
-        state: SintraState,
-        patterns: bool = False,
-        lang: str | None = None,
-        seat: int | None = None,
-        layout: str = "wide",
-        names: list[str] | None = None,
-    ) -> str:
-        from azul.sintra.svg import render_svg
+    def presenter(self) -> Presenter[SintraState]:
+        from azul.sintra.draw import SintraPresenter
 
-        return render_svg(state, patterns, lang, seat, layout, names)
-
-    def palette(self) -> dict[str, dict[str, str]]:
-        from azul.sintra.svg_parts import FILL, INK
-
-        c = self.components
-        return {
-            letter: {"name": c.colors[i], "fill": FILL[i], "ink": INK[i]}
-            for i, letter in enumerate(c.letters)
-        }
-
-    def action_targets(self, state: SintraState, action: int) -> list[Target]:
-        from azul.sintra.targets import action_targets
-
-        return action_targets(state, action)
-
-    def action_marks(self, state: SintraState, action: int) -> list[Target]:
-        from azul.sintra.targets import action_marks
-
-        return action_marks(state, action)
-
-    def action_details(self, state: SintraState, action: int) -> dict[str, Any]:
-        from azul.sintra.targets import action_details
-
-        return action_details(state, action)
-
-    def describe_action(self, state: SintraState, action: int) -> Message:
-        from azul.sintra.describe import describe_action
-
-        return describe_action(state, action)
-
-    def action_preview(self, state: SintraState, action: int) -> dict[str, int]:
-        from azul.sintra.describe import action_preview
-
-        return action_preview(state, action)
+        return SintraPresenter(self)

@@ -6,8 +6,8 @@ from azul.core.ansi import painter, plain
 from azul.core.api import CHANCE, TERMINAL
 from azul.i18n import N_, _, ngettext
 from azul.sintra.data import JOKER, NUM_COLORS, ROUNDS, SLOTS, SPACES
+from azul.sintra.draw.svg import FILL, INK
 from azul.sintra.state import WINDOW_FRAMES, SintraState
-from azul.sintra.svg import FILL, INK
 
 NC = NUM_COLORS
 # the provenance of the shipped components file, translated when shown

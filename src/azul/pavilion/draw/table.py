@@ -8,9 +8,8 @@ import math
 from html import escape
 
 from azul.pavilion import data
-from azul.pavilion.state import PavilionState
-from azul.pavilion.svg_board import Look, token, wild_star
-from azul.pavilion.svg_parts import (
+from azul.pavilion.draw.board import Look, token, wild_star
+from azul.pavilion.draw.parts import (
     HIGHLIGHT,
     MARKERS,
     MUTED,
@@ -26,6 +25,7 @@ from azul.pavilion.svg_parts import (
     text,
     tile,
 )
+from azul.pavilion.state import PavilionState
 
 NC = data.NUM_COLORS
 TRACK = 80  # spaces on the score track (rules 1.6)

@@ -6,7 +6,7 @@ next to it, the others smaller at the right. ``layout="tall"`` is one column for
 units wide, where every clickable element is at least 50 units across (44 px while the
 drawing is at least 360 px wide).
 
-Clickable elements are groups with ``data-`` attributes (see ``azul.sintra.targets``): a
+Clickable elements are groups with ``data-`` attributes (see ``azul.sintra.draw.targets``): a
 factory's or the centre's pieces of one colour (``data-source``, ``data-color``), a strip
 (``data-seat``, ``data-strip``), the broken-glass track (``data-strip="break"``), the glazier
 (``data-glazier="back"``), a piece to keep (``data-keep``) and a window (``data-window``).
@@ -19,10 +19,10 @@ import math
 from azul.core.errors import OptionError
 from azul.core.svgkit import pattern_defs
 from azul.sintra.data import NUM_COLORS, ROUNDS
+from azul.sintra.draw.board import SIZES, board
+from azul.sintra.draw.parts import FILL, INK, Pen, fit, text
+from azul.sintra.draw.table import centre, factory, rounds, supply
 from azul.sintra.state import KEEPING, SintraState
-from azul.sintra.svg_board import SIZES, board
-from azul.sintra.svg_parts import FILL, INK, Pen, fit, text
-from azul.sintra.svg_table import centre, factory, rounds, supply
 
 __all__ = ["FILL", "INK", "LAYOUTS", "render_svg"]
 

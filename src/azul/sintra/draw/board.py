@@ -11,8 +11,7 @@ from __future__ import annotations
 from html import escape, unescape
 
 from azul.sintra.data import FRAMES, JOKER, NUM_COLORS, ORNAMENT_BONUS, SLOTS, SPACES
-from azul.sintra.state import KEEPING
-from azul.sintra.svg_parts import (
+from azul.sintra.draw.parts import (
     FILL,
     GOLD,
     LEAD,
@@ -27,6 +26,7 @@ from azul.sintra.svg_parts import (
     hit,
     text,
 )
+from azul.sintra.state import KEEPING
 
 P = 50  # column pitch and pattern-space pitch: a tap target of 44 px on a 390 px phone
 S = 40  # a piece

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from azul.sintra.data import NUM_COLORS, ROUNDS
-from azul.sintra.svg_parts import GOLD, LEAD, Pen, first_tile, glass, group, hit, text
+from azul.sintra.draw.parts import GOLD, LEAD, Pen, first_tile, glass, group, hit, text
 
 NC = NUM_COLORS
 ROMAN = ("I", "II", "III", "IV", "V", "VI")

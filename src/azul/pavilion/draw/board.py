@@ -15,8 +15,7 @@ from html import escape
 
 from azul.i18n import N_
 from azul.pavilion import data
-from azul.pavilion.state import BONUS_PICK, PLAY, PavilionState
-from azul.pavilion.svg_parts import (
+from azul.pavilion.draw.parts import (
     FILL,
     GOLD,
     HIGHLIGHT,
@@ -40,6 +39,7 @@ from azul.pavilion.svg_parts import (
     text,
     tile,
 )
+from azul.pavilion.state import BONUS_PICK, PLAY, PavilionState
 
 STAR_DIRECTION = {1: 270, 2: 330, 3: 30, 4: 90, 5: 150, 6: 210}  # rules "Board geometry"
 SPREAD = 3.55  # distance of an outer star's centre from the board's centre

@@ -13,10 +13,9 @@ from html import escape
 from azul import i18n
 from azul.core.errors import OptionError
 from azul.pavilion import data
-from azul.pavilion.state import ACQUIRE, BONUS_PICK, PLAY, PavilionState
-from azul.pavilion.svg_board import HEIGHT, WIDTH, Look, draw_board
-from azul.pavilion.svg_parts import FILL, INK, MUTED, TEXT, TEXT_DEFAULTS, defs, num, text, tile
-from azul.pavilion.svg_table import (
+from azul.pavilion.draw.board import HEIGHT, WIDTH, Look, draw_board
+from azul.pavilion.draw.parts import FILL, INK, MUTED, TEXT, TEXT_DEFAULTS, defs, num, text, tile
+from azul.pavilion.draw.table import (
     bag_and_tower,
     centre,
     factory,
@@ -28,6 +27,7 @@ from azul.pavilion.svg_table import (
     track_loop,
     track_rows,
 )
+from azul.pavilion.state import ACQUIRE, BONUS_PICK, PLAY, PavilionState
 
 __all__ = ["FILL", "INK", "LAYOUTS", "render_svg"]
 

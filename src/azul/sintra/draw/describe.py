@@ -7,8 +7,8 @@ from azul.core.errors import Message, Word
 from azul.i18n import N_
 from azul.sintra.actions import BACK, BREAK, KEEP
 from azul.sintra.data import NUM_COLORS
+from azul.sintra.draw.targets import accepting, completes
 from azul.sintra.state import SintraState
-from azul.sintra.targets import accepting, completes
 
 # (source, one piece, outcome) -> template; source: a factory, the centre, or the centre with
 # the starting-player tile (rules 3.1b); outcome: placed, 1 broken, several broken, all broken

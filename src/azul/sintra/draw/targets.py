@@ -1,4 +1,4 @@
-"""What a client shows of a Sintra action on the drawing (``azul.sintra.svg``): the elements
+"""What a client shows of a Sintra action on the drawing (``azul.sintra.draw.svg``): the elements
 clicked to choose it (targets), where its pieces lie once played (marks), and details.
 
 Targets and marks name ``<g>`` elements by their ``data-`` attributes:

@@ -8,9 +8,9 @@ from azul.core.scoring import deduct
 from azul.i18n import N_
 from azul.pavilion import data
 from azul.pavilion.actions import PASS, PLACE, TAKE
+from azul.pavilion.draw.targets import kept_by_pass
 from azul.pavilion.state import PavilionState
 from azul.pavilion.tables import RUN
-from azul.pavilion.targets import kept_by_pass
 
 NC = data.NUM_COLORS
 
