@@ -207,9 +207,11 @@ class MoveTimes:
 
 @dataclass
 class Listener:
-    """A live connection: it is sent the newest view of its audience, older ones are dropped."""
+    """A live connection: it is sent the newest view of its audience, older ones are dropped.
+    ``details``: whether its legal moves carry their words, preview and details."""
 
     seat: int | None
+    details: bool = False
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     text: str = ""
 
@@ -267,13 +269,39 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     thinking: bool = False  # a bot task is running for this table
     listeners: list[Listener] = field(default_factory=list)
-    views: dict[int | None, str] = field(default_factory=dict)  # JSON text, by audience
+    # JSON text of the views, by audience and whether legal moves carry their details
+    views: dict[tuple[int | None, bool], str] = field(default_factory=dict)
     shared: str = ""  # the JSON text of what every audience's view holds, this version
     users: int = 0  # requests using the table now
     used: float = field(default_factory=time.monotonic)
     undo_points: dict[int, int | None] = field(default_factory=dict)  # by seat, this version
     follow: StoredGame | None = None  # the rematch, once there is one
     epoch: int = 0  # the lobby's epoch when the table was last read from the store
+    logged: tuple[Played | None, str] = (None, "")  # the log's last move, and its JSON text
+
+    def log_text(self) -> str:
+        """The JSON text of the log's entries (without brackets), extended as moves are
+        played rather than made again for every version. A move is at the same place in
+        every list that holds it (moves are appended, undone from the end, or all read again
+        as new objects), so the last move known names the text's moves."""
+        last, text = self.logged
+        played = self.played
+        if not played:
+            return ""
+        if played[-1] is last:
+            return text
+        start = 0
+        if last is not None:
+            try:
+                start = next(i for i in range(len(played) - 1, -1, -1) if played[i] is last) + 1
+            except StopIteration:
+                start, text = 0, ""
+        else:
+            text = ""
+        more = ",".join(f'{{"ply":{n},{m.body}}}' for n, m in enumerate(played[start:], start + 1))
+        text = f"{text},{more}" if text else more
+        self.logged = (played[-1], text)
+        return text
 
     def seat_of(self, token: Any) -> int | None:
         """The seat a token plays, None for the spectator token; Forbidden otherwise (any
@@ -705,24 +733,27 @@ class Lobby:
         async with self._use(game_id) as table:
             return self._view(table, table.seat_of(token))
 
-    def _view(self, table: Table, seat: int | None) -> str:
+    def _view(self, table: Table, seat: int | None, details: bool = True) -> str:
         """A seat's or the spectators' view as JSON text, built once per change (only the text
         is kept: it is what every listener is sent). What every audience sees alike is
-        encoded once per change, and each move of the log once for the game's life."""
-        known = table.views.get(seat)
+        encoded once per change, and each move of the log once for the game's life.
+        ``details``: the legal moves carry their words, preview and details (most of the work
+        of a view, and only a client that shows them asks for them)."""
+        state = table.state
+        details = details and seat is not None and seat == state.current_player()
+        known = table.views.get((seat, details))
         if known is not None:
             return known
-        state = table.state
         position = state.public_view(seat)
         position["options"] = self._shown_options(table.stored)
         own = {
             "you": seat,
-            "legal": self._legal(table, seat),
+            "legal": self._legal(table, seat, details),
             "can_undo": seat is not None and self._undo_point(table, seat) is not None,
             "rematch": self._rematch_link(table, seat),
             "position": position,
         }
-        known = table.views[seat] = f"{{{self._shared(table)},{_encode(own)[1:-1]}}}"
+        known = table.views[seat, details] = f"{{{self._shared(table)},{_encode(own)[1:-1]}}}"
         return known
 
     def _shared(self, table: Table) -> str:
@@ -748,18 +779,22 @@ class Lobby:
             "breakdown": state.score_breakdown(),
             "last": self._last_moves(table),
         }
-        moves = ",".join(f'{{"ply":{n},{m.body}}}' for n, m in enumerate(table.played, 1))
-        table.shared = f'{_encode(alike)[1:-1]},"log":[{moves}]'
+        table.shared = f'{_encode(alike)[1:-1]},"log":[{table.log_text()}]'
         return table.shared
 
     @staticmethod
-    def _legal(table: Table, seat: int | None) -> list[dict[str, Any]]:
-        """The legal moves of the seat to move, with what a client shows of each; none for
-        any other audience."""
+    def _legal(table: Table, seat: int | None, details: bool) -> list[dict[str, Any]]:
+        """The legal moves of the seat to move: each one's action, notation and targets, and
+        with ``details`` what a client shows of it; none for any other audience."""
         state = table.state
         if seat is None or seat != state.current_player() or table.kind(seat) != "human":
             return []
         actions = state.legal_actions()
+        if not details:
+            return [
+                {"action": a, "move": state.action_to_string(a), "targets": state.action_targets(a)}
+                for a in actions
+            ]
         return [
             {
                 "action": a,
@@ -776,8 +811,14 @@ class Lobby:
     def _last_moves(table: Table) -> list[dict[str, Any] | None]:
         """Each seat's last move: its number, what was clicked, where the pieces went."""
         last: list[dict[str, Any] | None] = [None] * len(table.stored.seats)
-        for ply, m in enumerate(table.played, 1):
-            last[m.seat] = {"ply": ply, "clicked": m.clicked, "marks": m.marks}
+        missing = len(last)
+        for ply in range(len(table.played), 0, -1):  # from the end, until every seat is found
+            m = table.played[ply - 1]
+            if last[m.seat] is None:
+                last[m.seat] = {"ply": ply, "clicked": m.clicked, "marks": m.marks}
+                missing -= 1
+                if not missing:
+                    break
         return last
 
     @staticmethod
@@ -988,11 +1029,13 @@ class Lobby:
         action: Any = None,
         move: Any = None,
         version: Any = None,
+        details: bool = True,
     ) -> tuple[Table, int]:
         """Play a human's action and tell every listener; the table and the seat that moved.
         ``version``: the version of the view the move was chosen on; a move chosen on another
-        is refused (Outdated, with the view now), none judges it on the game as it is. The time
-        it takes (lock, checks, commit, views for the listeners) is recorded."""
+        is refused (Outdated, with the view now, its legal moves with their details or not),
+        none judges it on the game as it is. The time it takes (lock, checks, commit, views for
+        the listeners) is recorded."""
         start = time.perf_counter()
         async with self._use(game_id) as table:
             seat = table.seat_of(token)
@@ -1003,22 +1046,22 @@ class Lobby:
                 if version is not None and version > table.stored.version:
                     await self._refresh(table)  # the client saw a write this copy missed
                 try:
-                    self._chosen_on(table, seat, version)
+                    self._chosen_on(table, seat, version, details)
                     await self._checked_commit(table, seat, action, move)
                 except Stale:  # another process wrote first: judge the move on the game now
                     await self._refresh(table)
-                    self._chosen_on(table, seat, version)
+                    self._chosen_on(table, seat, version, details)
                     await self._checked_commit(table, seat, action, move)
             self._start_bots(table)
         self.move_times.add(time.perf_counter() - start)
         return table, seat
 
-    def _chosen_on(self, table: Table, seat: int, version: int | None) -> None:
+    def _chosen_on(self, table: Table, seat: int, version: int | None, details: bool) -> None:
         """Refuse a move chosen on a view older (or newer) than the table's version."""
         if version is not None and version != table.stored.version:
             raise Outdated(
                 "the game changed since the view of version {version}: the move was not played",
-                view=self._view(table, seat),
+                view=self._view(table, seat, details),
                 version=version,
             )
 
@@ -1208,15 +1251,18 @@ class Lobby:
             await self._io(self.store.claim_bot, game_id, version, self.me, lease)
 
     # -- live updates -----------------------------------------------------------------------
-    async def subscribe(self, game_id: str, token: str | None) -> tuple[Table, Listener]:
-        """A live connection to a game: it is posted the first view at once."""
+    async def subscribe(
+        self, game_id: str, token: str | None, details: bool = False
+    ) -> tuple[Table, Listener]:
+        """A live connection to a game: it is posted the first view at once. ``details``: its
+        legal moves carry their words, preview and details."""
         async with self._use(game_id) as table:
             seat = table.seat_of(token)
             if len(table.listeners) >= self.settings.sockets_per_game:
                 raise TooMany("this game has too many live connections", retry_after=60)
-            listener = Listener(seat)
+            listener = Listener(seat, details)
             table.listeners.append(listener)
-            listener.post(self._view(table, seat))
+            listener.post(self._view(table, seat, details))
             return table, listener
 
     def unsubscribe(self, table: Table, listener: Listener) -> None:
@@ -1229,7 +1275,7 @@ class Lobby:
         listener its new view."""
         table.changed()
         for listener in table.listeners:
-            listener.post(self._view(table, listener.seat))
+            listener.post(self._view(table, listener.seat, listener.details))
 
     def stats(self) -> dict[str, Any]:
         """Tables in memory, people's moves since the start, and how long the server took."""
