@@ -106,3 +106,33 @@ def test_a_hint_over_the_bound_is_a_429_with_retry_after(make_client, monkeypatc
         assert waiting.result().status_code == 200
     assert res.status_code == 429 and res.headers["retry-after"] == "5"
     assert "the bots are busy" in res.json()["error"]
+
+
+def test_hints_think_in_their_own_pool_and_bots_in_theirs():
+    def where(name: str) -> str:
+        return f"{name} in {threading.current_thread().name.split('_')[0]}"
+
+    async def scenario() -> list[str]:
+        with (
+            ThreadPoolExecutor(2, thread_name_prefix="bots") as bots,
+            ThreadPoolExecutor(1, thread_name_prefix="hints") as hints,
+        ):
+            thinking = Thinking(lambda: bots, 2, 8, 8, hint_pool=lambda: hints)
+            return list(
+                await asyncio.gather(
+                    thinking.hint("a", 1, where, "hint"), thinking.bot(where, "bot")
+                )
+            )
+
+    assert asyncio.run(scenario()) == ["hint in hints", "bot in bots"]
+
+
+def test_the_servers_hints_think_in_a_process_of_lower_priority(tmp_path):
+    lobby = service.Lobby(service.Store(f"sqlite:///{tmp_path / 'games.db'}"))
+    try:
+        hints = lobby._hint_pool()
+        assert hints is not lobby._pool()
+        lower = min(19, service.os.nice(0) + 10)  # niceness stops at 19
+        assert hints.submit(service.os.nice, 0).result(timeout=60) == lower
+    finally:
+        lobby.close()

@@ -115,8 +115,9 @@ def _drawing(
     return _position(game, options, seed, actions).to_svg(*look)
 
 
-def _drawing_worker(server: int) -> None:
-    """A drawing process ends with the server and yields the processor to it."""
+def _background_worker(server: int) -> None:
+    """A drawing or hint process ends with the server and yields the processor to it (and
+    to the bots)."""
     _die_with_parent(server)
     os.nice(10)
 
@@ -347,12 +348,16 @@ class Lobby:
         self.drawer: Executor | None = executor
         self.drawings: OrderedDict[tuple[Any, ...], asyncio.Future[str]] = OrderedDict()
         self.drawing = 0  # drawings waiting or being made
-        # bots' moves ahead of hints, at most as many jobs in the pool as it has processes
+        # bots' moves ahead of hints, at most as many jobs thinking as the bots have
+        # processes; hints think in a process of their own, at a lower priority (the
+        # injected executor in tests)
+        self.hinter: Executor | None = executor
         self.thinking = Thinking(
             self._pool,
             self.settings.bot_processes,
             self.settings.hints_queued,
             self.settings.hints_per_client,
+            self._hint_pool,
         )
         # Tables read while this process hears every notice of other processes' writes are
         # current; when the store's notices may have been missed (not listening yet, or the
@@ -377,9 +382,14 @@ class Lobby:
             self.executor = self._processes(self.settings.bot_processes, _die_with_parent)
         return self.executor
 
+    def _hint_pool(self) -> Executor:
+        if self.hinter is None:
+            self.hinter = self._processes(1, _background_worker)
+        return self.hinter
+
     def _drawer(self) -> Executor:
         if self.drawer is None:
-            self.drawer = self._processes(self.settings.drawing_processes, _drawing_worker)
+            self.drawer = self._processes(self.settings.drawing_processes, _background_worker)
         return self.drawer
 
     def warm_up(self) -> None:
@@ -394,8 +404,9 @@ class Lobby:
             self.store.release([self.me])
         except OUTAGES as e:
             log.warning("the bot turns of this process could not be released (%s)", e)
-        if self.drawer is not None and self.drawer is not self.executor:
-            self.drawer.shutdown(wait=False, cancel_futures=True)
+        for pool in (self.drawer, self.hinter):
+            if pool is not None and pool is not self.executor:
+                pool.shutdown(wait=False, cancel_futures=True)
         if self.executor is not None:
             processes = getattr(self.executor, "_processes", None) or {}
             self.executor.shutdown(wait=False, cancel_futures=True)
@@ -913,7 +924,11 @@ class Lobby:
             s = table.stored
             job = (s.game, table.options, s.seed, table.actions(), s.seed + len(s.log))
             key = (s.id, s.version)
-        return await self.thinking.hint(client, key, _hint, *job)  # type: ignore[no-any-return]
+        try:
+            return await self.thinking.hint(client, key, _hint, *job)  # type: ignore[no-any-return]
+        except BrokenProcessPool:  # its process died: the next hint gets a new one
+            self.hinter = None
+            raise
 
     async def record(self, game_id: str, token: str | None) -> str:
         """The game's record so far: the moves and the draws that happened."""
