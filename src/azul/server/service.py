@@ -384,7 +384,9 @@ class Lobby:
 
     def _hint_pool(self) -> Executor:
         if self.hinter is None:
-            self.hinter = self._processes(1, _background_worker)
+            # as many processes as hints may think at once (Thinking: one slot fewer than bots)
+            count = max(1, self.settings.bot_processes - 1)
+            self.hinter = self._processes(count, _background_worker)
         return self.hinter
 
     def _drawer(self) -> Executor:
