@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import json
 import logging
 import os
@@ -310,6 +311,18 @@ class _HideTokens(logging.Filter):
         return True
 
 
+def settle_collector() -> None:
+    """The garbage collector of a server process, once everything is imported: the objects of
+    every import live as long as the server, so they are put out of the collector's reach (a
+    full collection no longer scans them), and young objects are collected by 5,000 rather
+    than 700. Building a view makes hundreds of short-lived objects, which crossed 700 at
+    almost every move; each collection then promoted what a move still held, and the full
+    collections this brought paused the event loop for up to 0.1 s under load."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(5000, 10, 10)
+
+
 def hide_tokens() -> None:
     """Mask tokens in uvicorn's access log (when an operator turns it on)."""
     logging.getLogger("uvicorn.access").addFilter(_HideTokens())
@@ -482,7 +495,9 @@ def from_environment() -> FastAPI:
     if "server" in found:
         _die_with_parent(found["server"])
     hide_tokens()
-    return create_app(found["database"], settings=Settings(**found["settings"]))
+    app = create_app(found["database"], settings=Settings(**found["settings"]))
+    settle_collector()
+    return app
 
 
 def create_app(
