@@ -1,8 +1,13 @@
 """Stateful fuzzing of the API from its OpenAPI schema, against a server process it starts:
 sequences follow the schema's links into real games (new games, their seats' views, moves chosen
-on those views, undos, hints, rematches). Prints the requests made by operation and status, the
-moves they played, the 5xx answers and every failed check (a status or content type the schema
-does not document).
+on those views, undos, hints, rematches). Hypothesis seldom follows the links from a view to a
+move many times in a row, so one more step of the sequences plays on: in a game a sequence made,
+the seat to move plays one of its view's legal moves with that view's version, a few times in a
+row (each view and move a request of the schema's operations, checked like the others).
+
+Prints the requests made by operation and status, the moves they played, the games played to
+their end, the 5xx answers and every failed check (a status or content type the schema does not
+document).
 
     python benchmarks/fuzz.py --requests 5000 --steps 20
 """
@@ -22,7 +27,9 @@ from collections import Counter
 import httpx
 import schemathesis
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from hypothesis.errors import Flaky, FlakyStrategyDefinition
+from hypothesis.stateful import precondition, rule
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, status_code_conformance
 
@@ -60,18 +67,64 @@ def playable(case) -> None:
             }
 
 
-def fuzz(url: str, requests: int, steps: int) -> tuple[Counter, Counter, int]:
-    """Requests by (operation, status), failed checks by (check, operation, status), and the
-    runs hypothesis cut short. Runs of 25 sequences follow one another until ``requests`` were
-    made (the games' state lives in the server, so hypothesis may find that a replayed sequence
-    draws differently: that run ends, and the next one starts)."""
+def fuzz(url: str, requests: int, steps: int) -> tuple[Counter, Counter, int, int]:
+    """Requests by (operation, status), failed checks by (check, operation, status), the runs
+    hypothesis cut short, and the games seen played to their end. Runs of 25 sequences follow
+    one another until ``requests`` were made (the games' state lives in the server, so
+    hypothesis may find that a replayed sequence draws differently: that run ends, and the next
+    one starts)."""
     schema = schemathesis.openapi.from_url(f"{url}/openapi.json")
     answered: Counter = Counter()
     failed: Counter = Counter()
+    over: set[str] = set()  # games played to their end
+
+    get_game = schema["/api/games/{game_id}"]["GET"]
+    post_move = schema["/api/games/{game_id}/moves"]["POST"]
 
     class Machine(schema.as_state_machine()):  # type: ignore[misc]
+        def setup(self):
+            self.games: list[tuple[str, list[str]]] = []  # made in this sequence, with tokens
+
         def before_call(self, case):
             playable(case)
+
+        def after_call(self, response, case):
+            super().after_call(response, case)
+            if case.operation.label == "POST /api/games" and response.status_code == 201:
+                made = response.json()
+                tokens = [s["token"] for s in made["seats"] if s.get("token")]
+                self.games.append((made["id"], tokens))
+
+        def checked(self, case):
+            response = self.call(case)
+            self.validate_response(response, case)
+            return response
+
+        @precondition(lambda self: bool(self.games))
+        @rule(data=st.data())
+        def play_on(self, data):
+            """The seat to move of a game of this sequence plays legal moves on its views."""
+            game_id, tokens = data.draw(st.sampled_from(self.games), label="game")
+            for _ in range(data.draw(st.integers(1, 80), label="moves")):
+                for token in tokens:
+                    case = get_game.Case(
+                        path_parameters={"game_id": game_id}, query={"token": token}
+                    )
+                    view = self.checked(case)
+                    if view.status_code == 200 and view.json()["legal"]:
+                        break
+                else:  # over, or a bot's turn
+                    if view.status_code == 200 and view.json()["over"]:
+                        over.add(game_id)
+                    return
+                view = view.json()
+                pick = data.draw(st.integers(0, len(view["legal"]) - 1), label="legal move")
+                body = {"token": token, "action": view["legal"][pick]["action"]}
+                body["version"] = view["version"]
+                case = post_move.Case(
+                    path_parameters={"game_id": game_id}, body=body, media_type="application/json"
+                )
+                self.checked(case)
 
         def validate_response(self, response, case, additional_checks=None, **kwargs):
             key = (case.operation.label, response.status_code)
@@ -96,7 +149,7 @@ def fuzz(url: str, requests: int, steps: int) -> tuple[Counter, Counter, int]:
             )
         except (FlakyStrategyDefinition, Flaky):
             cut += 1
-    return answered, failed, cut
+    return answered, failed, cut, len(over)
 
 
 def main() -> int:
@@ -116,7 +169,7 @@ def main() -> int:
     url = f"http://127.0.0.1:{port}"
     began = time.time()
     try:
-        answered, failed, cut = fuzz(url, args.requests, args.steps)
+        answered, failed, cut, finished = fuzz(url, args.requests, args.steps)
         moves = httpx.get(f"{url}/api/stats").json()["moves"]
     finally:
         os.kill(proc.pid, signal.SIGTERM)
@@ -131,7 +184,8 @@ def main() -> int:
     with open(log) as f:
         tracebacks = f.read().count("Traceback")
     print(
-        f"requests {total}, moves played {moves}, 5xx {errors}, failed checks {undocumented}, "
+        f"requests {total}, moves played {moves}, games played to the end {finished}, "
+        f"5xx {errors}, failed checks {undocumented}, "
         f"tracebacks in the server log {tracebacks}, runs cut short {cut}, "
         f"{time.time() - began:.0f} s"
     )

@@ -102,12 +102,22 @@ def start_server(
 
 
 async def seat(
-    url: str, gid: str, token: str, think: float, rng: random.Random, trips: list, bar
+    url: str,
+    gid: str,
+    token: str,
+    think: float,
+    rng: random.Random,
+    trips: list,
+    bar,
+    details: bool = False,
 ) -> int:
-    """One seat's bot: waits for its turn, thinks, moves; returns the moves it saw stored."""
+    """One seat's bot: waits for its turn, thinks, moves; returns the moves it saw stored.
+    ``details``: it asks, as the browser table does, for the words, preview and details of
+    its legal moves."""
     moved = 0
     sent_at = None
-    async with websockets.connect(f"{url}/api/games/{gid}/ws?token={token}", **CONNECT) as ws:
+    query = f"token={token}" + ("&details=1" if details else "")
+    async with websockets.connect(f"{url}/api/games/{gid}/ws?{query}", **CONNECT) as ws:
         async for message in ws:
             view = json.loads(message)
             if "error" in view:
@@ -152,6 +162,16 @@ def rss_mb(pid: int | None) -> float | None:
     return round(total / 1024, 1)
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """The processor time the server process has used so far (Linux; all its threads, not
+    its worker processes): unlike latency, little changed by other work on the machine."""
+    if pid is None:
+        return None
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
 def _children(pid: int) -> list[int]:
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
@@ -178,11 +198,19 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict:
             games.append(res.json())
         trips: list[float] = []
         memory = [rss_mb(pid)]
+        cpu = cpu_seconds(pid)
         start = time.perf_counter()
         with tqdm(desc="moves", unit="move", disable=args.quiet) as bar:
             jobs = [
                 seat(
-                    ws_url, g["id"], s["token"], args.think, random.Random(rng.random()), trips, bar
+                    ws_url,
+                    g["id"],
+                    s["token"],
+                    args.think,
+                    random.Random(rng.random()),
+                    trips,
+                    bar,
+                    args.details,
                 )
                 for g in games
                 for s in g["seats"]
@@ -196,6 +224,8 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict:
             everything = await within(args.deadline, [*jobs, *watchers])
             sampler.cancel()
         wall = time.perf_counter() - start
+        if cpu is not None:
+            cpu = cpu_seconds(pid) - cpu  # type: ignore[operator]
         results, watched = everything[: len(jobs)], everything[len(jobs) :]
         failures = [r for r in everything if isinstance(r, Exception)]
         moved = [r for r in results if not isinstance(r, Exception)]
@@ -227,8 +257,10 @@ async def run(args: argparse.Namespace, url: str, pid: int | None) -> dict:
         "seconds": round(wall, 1),
         "moves_per_second": round(sum(moved) / wall, 1),
         "spectators_per_game": args.spectators,
+        "seats_ask_details": args.details,
         "spectator_views": sum(w for w in watched if not isinstance(w, Exception)),
         "server_move_ms": stats["move_ms"],
+        "server_cpu_ms_per_move": round(1000 * cpu / sum(moved), 2) if cpu and moved else None,
         "server_rss_mb": {
             "before": memory[0],
             "peak": max((m for m in memory if m is not None), default=None),
@@ -285,6 +317,11 @@ def main() -> int:
     )
     parser.add_argument(
         "--think", type=float, default=1.0, help="mean seconds a bot waits before moving"
+    )
+    parser.add_argument(
+        "--details",
+        action="store_true",
+        help="seats ask for their legal moves' words, preview and details (as the browser does)",
     )
     parser.add_argument("--url", help="a running server; by default one is started")
     parser.add_argument("--database", help="the started server's database (default SQLite)")

@@ -171,6 +171,55 @@ def test_live_updates_over_websocket(client):
         assert len(update["log"]) == 1 and update["to_move"] == 1 and update["legal"]
 
 
+def test_live_views_carry_the_words_of_legal_moves_only_when_asked(client):
+    g = new_game(client, HUMANS)
+    gid = g["id"]
+    t0, t1 = (s["token"] for s in g["seats"])
+    http = client.get(f"/api/games/{gid}", params={"token": t0}).json()["legal"]
+    assert http and all({"text", "preview", "details"} <= m.keys() for m in http)
+    url = f"/api/games/{gid}/ws?token="
+    with (
+        client.websocket_connect(url + t0) as plain,
+        client.websocket_connect(url + t0 + "&details=1") as rich,
+        client.websocket_connect(url + t1 + "&details=1") as other,
+        client.websocket_connect(url + g["watch_token"] + "&details=1") as watcher,
+    ):
+        first = plain.receive_json()["legal"]
+        assert [m["action"] for m in first] == [m["action"] for m in http]
+        assert all(m.keys() == {"action", "move", "targets"} for m in first)
+        assert first == [{k: m[k] for k in ("action", "move", "targets")} for m in http]
+        assert rich.receive_json()["legal"] == http
+        # only the seat to move has legal moves, whatever it asked
+        assert other.receive_json()["legal"] == [] and watcher.receive_json()["legal"] == []
+        plain.send_json({"action": first[0]["action"]})
+        assert plain.receive_json()["legal"] == [] and rich.receive_json()["legal"] == []
+        assert watcher.receive_json()["legal"] == []
+        assert all({"text", "preview"} <= m.keys() for m in other.receive_json()["legal"])
+
+
+def test_the_log_of_live_views_follows_moves_and_undos(client):
+    g = new_game(client, HUMANS)
+    gid = g["id"]
+    t0, t1 = (s["token"] for s in g["seats"])
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={g['watch_token']}") as ws:
+        assert ws.receive_json()["log"] == []
+        legal = client.get(f"/api/games/{gid}", params={"token": t0}).json()["legal"]
+        first, other = legal[0]["move"], legal[-1]["move"]
+        client.post(f"/api/games/{gid}/moves", json={"token": t0, "move": first})
+        assert [e["move"] for e in ws.receive_json()["log"]] == [first]
+        client.post(f"/api/games/{gid}/undo", json={"token": t0})
+        assert ws.receive_json()["log"] == []
+        client.post(f"/api/games/{gid}/moves", json={"token": t0, "move": other})
+        assert [(e["ply"], e["move"]) for e in ws.receive_json()["log"]] == [(1, other)]
+        reply = client.get(f"/api/games/{gid}", params={"token": t1}).json()["legal"][0]
+        client.post(f"/api/games/{gid}/moves", json={"token": t1, "move": reply["move"]})
+        log = ws.receive_json()["log"]
+        assert [(e["ply"], e["seat"], e["move"]) for e in log] == [
+            (1, 0, other),
+            (2, 1, reply["move"]),
+        ]
+
+
 def test_svg_openapi_and_client_pages(client):
     g = new_game(client, HUMANS, game="sintra")
     res = client.get(f"/api/games/{g['id']}/svg", params={"token": g["watch_token"]})

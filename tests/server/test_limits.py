@@ -368,3 +368,27 @@ def test_drawings_waiting_beyond_the_bound_are_refused(make_client, monkeypatch)
         assert waiting.result().status_code == 200
     assert res.status_code == 429 and res.headers["retry-after"] == "2"
     assert "drawing too much" in res.json()["error"]
+
+
+def test_rates_start_no_thread_per_request_and_forget_what_expired(monkeypatch):
+    import limits.storage.memory
+
+    from azul.server.errors import TooMany
+    from azul.server.guards import Rates
+
+    rates = Rates({"svg": 3})
+    time.sleep(0.05)  # limits' first timer (10 ms) has run
+    started = []
+    monkeypatch.setattr(threading.Thread, "start", lambda self: started.append(self))
+    for _ in range(3):
+        rates.hit("svg", "10.0.0.1")
+    with pytest.raises(TooMany):
+        rates.hit("svg", "10.0.0.1")
+    assert started == []  # limits' storage would start a timer thread here
+    later = time.time() + 120  # the minute is over: the entries expired
+    monkeypatch.setattr(limits.storage.memory.time, "time", lambda: later)
+    monkeypatch.setattr(rates.limiter.storage, "swept", time.monotonic() - 2)
+    rates.hit("svg", "10.0.0.2")  # a sweep, on this request
+    events = rates.limiter.storage.events
+    assert [len(e) for k, e in events.items() if "/10.0.0.1/" in k] == [0]
+    rates.hit("svg", "10.0.0.1")  # allowed again

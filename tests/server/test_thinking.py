@@ -4,6 +4,7 @@ per game (a hint asked for twice is thought once), and a hint over a bound refus
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +14,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from azul.server import service
+from azul.server.store import Store
 from azul.server.thinking import Thinking
 from tests.server.test_fairness import create
 
@@ -106,3 +108,33 @@ def test_a_hint_over_the_bound_is_a_429_with_retry_after(make_client, monkeypatc
         assert waiting.result().status_code == 200
     assert res.status_code == 429 and res.headers["retry-after"] == "5"
     assert "the bots are busy" in res.json()["error"]
+
+
+def test_hints_think_in_their_own_pool_and_bots_in_theirs():
+    def where(name: str) -> str:
+        return f"{name} in {threading.current_thread().name.split('_')[0]}"
+
+    async def scenario() -> list[str]:
+        with (
+            ThreadPoolExecutor(2, thread_name_prefix="bots") as bots,
+            ThreadPoolExecutor(1, thread_name_prefix="hints") as hints,
+        ):
+            thinking = Thinking(lambda: bots, 2, 8, 8, hint_pool=lambda: hints)
+            return list(
+                await asyncio.gather(
+                    thinking.hint("a", 1, where, "hint"), thinking.bot(where, "bot")
+                )
+            )
+
+    assert asyncio.run(scenario()) == ["hint in hints", "bot in bots"]
+
+
+def test_the_servers_hints_think_in_a_process_of_lower_priority(tmp_path):
+    lobby = service.Lobby(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+    try:
+        hints = lobby.bots._hint_pool()
+        assert hints is not lobby.bots._pool()
+        lower = min(19, os.nice(0) + 10)  # niceness stops at 19
+        assert hints.submit(os.nice, 0).result(timeout=60) == lower
+    finally:
+        lobby.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib.util
 import json
 import os
@@ -174,7 +173,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from azul.server.app import SERVE_ENVIRONMENT, create_app, serve_environment
+        from azul.server.app import (
+            SERVE_ENVIRONMENT,
+            create_app,
+            serve_environment,
+            settle_collector,
+        )
         from azul.server.connections import GuardedHttp, GuardedWebSockets
         from azul.server.replies import hide_tokens
         from azul.server.settings import Settings
@@ -203,10 +207,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers > 1:  # each worker process makes its own application from these
         os.environ[SERVE_ENVIRONMENT] = serve_environment(args.database, settings)
         target = "azul.server.app:from_environment"
-    # the objects of every import live as long as the server: out of the collector's reach, a
-    # full collection no longer scans them (it paused the event loop for up to 0.1 s under load)
-    gc.collect()
-    gc.freeze()
+    settle_collector()
     uvicorn.run(
         target,
         factory=args.workers > 1,

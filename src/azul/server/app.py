@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import json
 import os
 from collections.abc import AsyncIterator, Callable
@@ -52,6 +53,18 @@ def serve_environment(database: str | None, settings: Settings) -> str:
     )
 
 
+def settle_collector() -> None:
+    """The garbage collector of a server process, once everything is imported: the objects of
+    every import live as long as the server, so they are put out of the collector's reach (a
+    full collection no longer scans them), and young objects are collected by 5,000 rather
+    than 700. Building a view makes hundreds of short-lived objects, which crossed 700 at
+    almost every move; each collection then promoted what a move still held, and the full
+    collections this brought paused the event loop for up to 0.1 s under load."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(5000, 10, 10)
+
+
 def from_environment() -> FastAPI:
     """The application of one worker process of ``azul serve --workers N``. The worker ends
     with the process that started it, even when that one is killed (Linux): no worker is
@@ -60,7 +73,9 @@ def from_environment() -> FastAPI:
     if "server" in found:
         die_with_parent(found["server"])
     hide_tokens()
-    return create_app(found["database"], settings=Settings(**found["settings"]))
+    app = create_app(found["database"], settings=Settings(**found["settings"]))
+    settle_collector()
+    return app
 
 
 ROUTERS = (games.router, table.router, live.router)

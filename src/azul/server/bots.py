@@ -37,16 +37,22 @@ def think(
 
 
 class Bots:
-    """The bots of every table in memory, and the process pool they think in (shared with
-    hints, bots first: ``thinking``)."""
+    """The bots of every table in memory, and the process pools where they and the hints think
+    (bots first: ``thinking``). Hints think in processes of their own, at a lower priority (the
+    injected executor in tests)."""
 
     def __init__(self, tables: Tables, settings: Settings, executor: Executor | None) -> None:
         self.tables = tables
         self.store = tables.store
         self.settings = settings
         self.executor = executor
+        self.hinter = executor
         self.thinking = Thinking(
-            self._pool, settings.bot_processes, settings.hints_queued, settings.hints_per_client
+            self._pool,
+            settings.bot_processes,
+            settings.hints_queued,
+            settings.hints_per_client,
+            self._hint_pool,
         )
         # this process, as bot claims in the store name it: its host, its pid and this boot
         self.me = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
@@ -56,11 +62,20 @@ class Bots:
             self.executor = processes.pool(self.settings.bot_processes)
         return self.executor
 
+    def _hint_pool(self) -> Executor:
+        if self.hinter is None:
+            # as many processes as hints may think at once (Thinking: one slot fewer than bots)
+            count = max(1, self.settings.bot_processes - 1)
+            self.hinter = processes.pool(count, processes.background)
+        return self.hinter
+
     def close(self) -> None:
         try:  # the bot turns this process held are free for the next one at once
             self.store.release([self.me])
         except OUTAGES as e:
             log.warning("the bot turns of this process could not be released (%s)", e)
+        if self.hinter is not None and self.hinter is not self.executor:
+            self.hinter.shutdown(wait=False, cancel_futures=True)
         if self.executor is not None:
             processes.kill(self.executor)
 

@@ -4,7 +4,6 @@ loop, kept for a while by what they show, and a drawing asked for twice at once 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import OrderedDict
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,12 +25,6 @@ def drawing(game: str, options: dict[str, Any], seed: int, actions: list[int], l
     return state.game.presenter().render_svg(state, *look)
 
 
-def _worker(server: int) -> None:
-    """A drawing process ends with the server and yields the processor to it."""
-    processes.die_with_parent(server)
-    os.nice(10)
-
-
 class Drawings:
     """The drawing process (an injected executor in tests) and the drawings kept."""
 
@@ -44,7 +37,7 @@ class Drawings:
 
     def _pool(self) -> Executor:
         if self.executor is None:
-            self.executor = processes.pool(self.settings.drawing_processes, _worker)
+            self.executor = processes.pool(self.settings.drawing_processes, processes.background)
         return self.executor
 
     def warm_up(self) -> None:

@@ -37,24 +37,27 @@ def display_name(stored: StoredGame, seat: int, lang: str) -> str:
     return gettext("seat {seat}").format(seat=seat + 1)  # people count seats from 1
 
 
-def view(table: Table, seat: int | None) -> str:
+def view(table: Table, seat: int | None, details: bool = True) -> str:
     """A seat's or the spectators' view as JSON text, built once per change (only the text
     is kept: it is what every listener is sent). What every audience sees alike is
-    encoded once per change, and each move of the log once for the game's life."""
-    known = table.views.get(seat)
+    encoded once per change, and each move of the log once for the game's life.
+    ``details``: the legal moves carry their words, preview and details (most of the work
+    of a view, and only a client that shows them asks for them)."""
+    state = table.state
+    details = details and seat is not None and seat == state.current_player()
+    known = table.views.get((seat, details))
     if known is not None:
         return known
-    state = table.state
     position = state.public_view(seat)
     position["options"] = shown_options(table.stored)
     own = {
         "you": seat,
-        "legal": _legal(table, seat),
+        "legal": _legal(table, seat, details),
         "can_undo": seat is not None and table.undo_point(seat) is not None,
         "rematch": table.rematch_link(seat),
         "position": position,
     }
-    known = table.views[seat] = f"{{{_shared(table)},{encode(own)[1:-1]}}}"
+    known = table.views[seat, details] = f"{{{_shared(table)},{encode(own)[1:-1]}}}"
     return known
 
 
@@ -81,19 +84,27 @@ def _shared(table: Table) -> str:
         "breakdown": state.score_breakdown(),
         "last": _last_moves(table),
     }
-    moves = ",".join(f'{{"ply":{n},{m.body}}}' for n, m in enumerate(table.played, 1))
-    table.shared = f'{encode(alike)[1:-1]},"log":[{moves}]'
+    table.shared = f'{encode(alike)[1:-1]},"log":[{table.log_text()}]'
     return table.shared
 
 
-def _legal(table: Table, seat: int | None) -> list[dict[str, Any]]:
-    """The legal moves of the seat to move, with what a client shows of each; none for
-    any other audience."""
+def _legal(table: Table, seat: int | None, details: bool) -> list[dict[str, Any]]:
+    """The legal moves of the seat to move: each one's action, notation and targets, and
+    with ``details`` what a client shows of it; none for any other audience."""
     state = table.state
     if seat is None or seat != state.current_player() or table.kind(seat) != "human":
         return []
     actions = state.legal_actions()
     shown = state.game.presenter()
+    if not details:
+        return [
+            {
+                "action": a,
+                "move": state.action_to_string(a),
+                "targets": shown.action_targets(state, a),
+            }
+            for a in actions
+        ]
     return [
         {
             "action": a,
@@ -110,19 +121,25 @@ def _legal(table: Table, seat: int | None) -> list[dict[str, Any]]:
 def _last_moves(table: Table) -> list[dict[str, Any] | None]:
     """Each seat's last move: its number, what was clicked, where the pieces went."""
     last: list[dict[str, Any] | None] = [None] * len(table.stored.seats)
-    for ply, m in enumerate(table.played, 1):
-        last[m.seat] = {"ply": ply, "clicked": m.clicked, "marks": m.marks}
+    missing = len(last)
+    for ply in range(len(table.played), 0, -1):  # from the end, until every seat is found
+        m = table.played[ply - 1]
+        if last[m.seat] is None:
+            last[m.seat] = {"ply": ply, "clicked": m.clicked, "marks": m.marks}
+            missing -= 1
+            if not missing:
+                break
     return last
 
 
-def subscribe(table: Table, seat: int | None, most: int) -> Listener:
+def subscribe(table: Table, seat: int | None, most: int, details: bool = False) -> Listener:
     """A live connection to a table, for ``seat``'s audience, posted its view at once; at most
-    ``most`` per table."""
+    ``most`` per table. ``details``: its legal moves carry their words, preview and details."""
     if len(table.listeners) >= most:
         raise TooMany("this game has too many live connections", retry_after=60)
-    listener = Listener(seat)
+    listener = Listener(seat, details)
     table.listeners.append(listener)
-    listener.post(view(table, seat))
+    listener.post(view(table, seat, details))
     return listener
 
 
@@ -135,4 +152,4 @@ def unsubscribe(table: Table, listener: Listener) -> None:
 def post(table: Table) -> None:
     """Send every live connection of a table the new view of its audience."""
     for listener in table.listeners:
-        listener.post(view(table, listener.seat))
+        listener.post(view(table, listener.seat, listener.details))

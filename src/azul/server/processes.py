@@ -21,6 +21,13 @@ def die_with_parent(server: int) -> None:
         os._exit(0)
 
 
+def background(server: int) -> None:
+    """A drawing or hint process ends with the server and yields the processor to it (and to
+    the bots)."""
+    die_with_parent(server)
+    os.nice(10)
+
+
 def pool(count: int, initializer: Callable[[int], None] = die_with_parent) -> Executor:
     """A pool of ``count`` processes that end with this one. Spawned, not forked: a worker
     must not inherit the server's listening socket."""

@@ -12,6 +12,7 @@ import asyncio
 import math
 import time
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from azul.core.api import CHANCE
@@ -115,11 +116,15 @@ class Lobby:
         async with self.tables.use(game_id) as table:
             return live.view(table, table.seat_of(token))
 
-    async def subscribe(self, game_id: str, token: str | None) -> tuple[Table, Listener]:
-        """A live connection to a game: it is posted the first view at once."""
+    async def subscribe(
+        self, game_id: str, token: str | None, details: bool = False
+    ) -> tuple[Table, Listener]:
+        """A live connection to a game: it is posted the first view at once. ``details``: its
+        legal moves carry their words, preview and details."""
         async with self.tables.use(game_id) as table:
             seat = table.seat_of(token)
-            return table, live.subscribe(table, seat, self.settings.sockets_per_game)
+            most = self.settings.sockets_per_game
+            return table, live.subscribe(table, seat, most, details)
 
     def unsubscribe(self, table: Table, listener: Listener) -> None:
         live.unsubscribe(table, listener)
@@ -166,7 +171,11 @@ class Lobby:
             s = table.stored
             job = (s.game, table.options, s.seed, table.actions(), s.seed + len(s.log))
             key = (s.id, s.version)
-        return await self.bots.thinking.hint(client, key, hint, *job)  # type: ignore[no-any-return]
+        try:
+            return await self.bots.thinking.hint(client, key, hint, *job)  # type: ignore[no-any-return]
+        except BrokenProcessPool:  # its process died: the next hint gets a new one
+            self.bots.hinter = None
+            raise
 
     async def record(self, game_id: str, token: str | None) -> str:
         """The game's record so far: the moves and the draws that happened."""
@@ -213,11 +222,13 @@ class Lobby:
         action: Any = None,
         move: Any = None,
         version: Any = None,
+        details: bool = True,
     ) -> tuple[Table, int]:
         """Play a human's action and tell every listener; the table and the seat that moved.
         ``version``: the version of the view the move was chosen on; a move chosen on another
-        is refused (Outdated, with the view now), none judges it on the game as it is. The time
-        it takes (lock, checks, commit, views for the listeners) is recorded."""
+        is refused (Outdated, with the view now, its legal moves with their details or not),
+        none judges it on the game as it is. The time it takes (lock, checks, commit, views for
+        the listeners) is recorded."""
         start = time.perf_counter()
         async with self.tables.use(game_id) as table:
             seat = table.seat_of(token)
@@ -228,23 +239,23 @@ class Lobby:
                 if version is not None and version > table.stored.version:
                     await self.tables.refresh(table)  # the client saw a write this copy missed
                 try:
-                    self._chosen_on(table, seat, version)
+                    self._chosen_on(table, seat, version, details)
                     await self._checked_commit(table, seat, action, move)
                 except Stale:  # another process wrote first: judge the move on the game now
                     await self.tables.refresh(table)
-                    self._chosen_on(table, seat, version)
+                    self._chosen_on(table, seat, version, details)
                     await self._checked_commit(table, seat, action, move)
             self.bots.start(table)
         self.move_times.add(time.perf_counter() - start)
         return table, seat
 
     @staticmethod
-    def _chosen_on(table: Table, seat: int, version: int | None) -> None:
+    def _chosen_on(table: Table, seat: int, version: int | None, details: bool) -> None:
         """Refuse a move chosen on a view older (or newer) than the table's version."""
         if version is not None and version != table.stored.version:
             raise Outdated(
                 "the game changed since the view of version {version}: the move was not played",
-                view=live.view(table, seat),
+                view=live.view(table, seat, details),
                 version=version,
             )
 

@@ -43,10 +43,10 @@ class Settings:
     max_body: int = 16 * 1024  # bytes of a request body or WebSocket message
     bot_time: float = 1.0  # most seconds a bot level thinks per move
     bot_iterations: int | None = None  # most search iterations per move (None: time only)
-    bot_processes: int = 2  # processes where bots and hints think
+    bot_processes: int = 2  # processes where bots think (hints: one fewer, of lower priority)
     creates_per_minute: int = 20  # new games and seats joined, per client address
     hints_per_minute: int = 30  # per client address
-    hints_queued: int = 8  # hints waiting for a bot process at most (then 429)
+    hints_queued: int = 8  # hints waiting for their process at most (then 429)
     hints_per_client: int = 2  # hints from one address waiting or thinking at most
     drawings_per_minute: int = 600  # SVG drawings asked for, per client address (a fast game
     # against bots asks for two a second; the drawings are cached and their queue bounded)

@@ -119,9 +119,11 @@ class Played:
 
 @dataclass
 class Listener:
-    """A live connection: it is sent the newest view of its audience, older ones are dropped."""
+    """A live connection: it is sent the newest view of its audience, older ones are dropped.
+    ``details``: whether its legal moves carry their words, preview and details."""
 
     seat: int | None
+    details: bool = False
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     text: str = ""
 
@@ -145,13 +147,39 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     thinking: bool = False  # a bot task is running for this table
     listeners: list[Listener] = field(default_factory=list)
-    views: dict[int | None, str] = field(default_factory=dict)  # JSON text, by audience
+    # JSON text of the views, by audience and whether legal moves carry their details
+    views: dict[tuple[int | None, bool], str] = field(default_factory=dict)
     shared: str = ""  # the JSON text of what every audience's view holds, this version
     users: int = 0  # requests using the table now
     used: float = field(default_factory=time.monotonic)
     undo_points: dict[int, int | None] = field(default_factory=dict)  # by seat, this version
     follow: StoredGame | None = None  # the rematch, once there is one
     epoch: int = 0  # the lobby's epoch when the table was last read from the store
+    logged: tuple[Played | None, str] = (None, "")  # the log's last move, and its JSON text
+
+    def log_text(self) -> str:
+        """The JSON text of the log's entries (without brackets), extended as moves are
+        played rather than made again for every version. A move is at the same place in
+        every list that holds it (moves are appended, undone from the end, or all read again
+        as new objects), so the last move known names the text's moves."""
+        last, text = self.logged
+        played = self.played
+        if not played:
+            return ""
+        if played[-1] is last:
+            return text
+        start = 0
+        if last is not None:
+            try:
+                start = next(i for i in range(len(played) - 1, -1, -1) if played[i] is last) + 1
+            except StopIteration:
+                start, text = 0, ""
+        else:
+            text = ""
+        more = ",".join(f'{{"ply":{n},{m.body}}}' for n, m in enumerate(played[start:], start + 1))
+        text = f"{text},{more}" if text else more
+        self.logged = (played[-1], text)
+        return text
 
     def seat_of(self, token: Any) -> int | None:
         """The seat a token plays, None for the spectator token; Forbidden otherwise (any

@@ -1,9 +1,12 @@
 """The order in which the bot processes think: bots' moves first, then hints, and never more
 waiting than the limits allow.
 
-At most ``slots`` jobs are in the process pool at once (its own queue stays empty), and hints
+At most ``slots`` jobs are thinking at once (the pools' own queues stay empty), and hints
 hold at most ``slots - 1`` of them, so a game's bot never waits behind more than the hints
-already thinking. Waiting hints are bounded in all (``hints_queued``) and per client address
+already thinking. Hints may think in a pool of their own (``hint_pool``, the server's runs
+at a lower priority), so that a flood of hints leaves the processor to the bots.
+
+Waiting hints are bounded in all (``hints_queued``) and per client address
 (``hints_per_client``); a hint asked for again while the same one is waiting or thinking (the
 same game at the same version) is the same job. Beyond a bound a hint is refused (TooMany:
 429 with ``Retry-After``). Bots' moves are not bounded here: a game has at most one bot
@@ -43,6 +46,7 @@ class Thinking:
     slots: int
     hints_queued: int
     hints_per_client: int
+    hint_pool: Callable[[], Executor] | None = None  # where hints think (default: ``pool``)
     bots: deque[_Job] = field(default_factory=deque)
     hints: deque[_Job] = field(default_factory=deque)
     running: int = 0
@@ -93,8 +97,9 @@ class Thinking:
             self.running += 1
             self.running_hints += job.hint
             loop = asyncio.get_running_loop()
+            pool = self.hint_pool if job.hint and self.hint_pool is not None else self.pool
             try:
-                thinking = loop.run_in_executor(self.pool(), job.function, *job.args)
+                thinking = loop.run_in_executor(pool(), job.function, *job.args)
             except Exception as e:  # a broken pool: the caller sees why
                 self._finish(job)
                 job.done.set_exception(e)

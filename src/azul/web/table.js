@@ -544,7 +544,7 @@ export async function startTable() {
   });
   const proto = location.protocol === "https:" ? "wss" : "ws";
   connection = live(
-    `${proto}://${location.host}/api/games/${gameId}/ws?token=${encodeURIComponent(token)}&lang=${lang}`,
+    `${proto}://${location.host}/api/games/${gameId}/ws?token=${encodeURIComponent(token)}&lang=${lang}&details=1`,
     show, message => { $("error").textContent = message; }, showConnection);
   return connection;
 }

@@ -25,7 +25,9 @@ log = logging.getLogger("azul.server")
 
 
 @router.websocket("/api/games/{game_id}/ws")
-async def live(websocket: WebSocket, game_id: str, token: str = "") -> None:
+async def live(websocket: WebSocket, game_id: str, token: str = "", details: bool = False) -> None:
+    """Live views (``details=1``: legal moves with their words, preview and details, as HTTP
+    views have them), and moves."""
     client = client_of(websocket)
     lang = language(websocket)
     connections: Connections = websocket.app.state.connections
@@ -35,17 +37,17 @@ async def live(websocket: WebSocket, game_id: str, token: str = "") -> None:
         await websocket.close(code=4429, reason=e.translate(i18n.in_language(lang))[:120])
         return
     try:  # every way out gives the address's slot back
-        await _live(websocket, game_id, token, lang)
+        await _live(websocket, game_id, token, lang, details)
     finally:
         connections.leave(client)
 
 
-async def _live(websocket: WebSocket, game_id: str, token: str, lang: str) -> None:
+async def _live(websocket: WebSocket, game_id: str, token: str, lang: str, details: bool) -> None:
     """A live connection to a game, once its address has a slot."""
     gettext: Callable[[str], str] = i18n.in_language(lang)
     lobby = lobby_of(websocket)
     try:
-        table, listener = await lobby.subscribe(game_id, token)
+        table, listener = await lobby.subscribe(game_id, token, details)
     except AzulError as e:
         code = {404: 4404, 403: 4403, 429: 4429}.get(status_of(e), 4400)
         await websocket.close(code=code, reason=e.translate(gettext)[:120])
@@ -69,7 +71,7 @@ async def _live(websocket: WebSocket, game_id: str, token: str, lang: str) -> No
                 message = receiver.result()
                 if message["type"] == "websocket.disconnect":
                     break
-                error = await _move(websocket, game_id, token, message, lang)
+                error = await _move(websocket, game_id, token, message, lang, details)
                 if error is not None:
                     await websocket.send_json(error)
                 receiver = asyncio.ensure_future(websocket.receive())
@@ -83,7 +85,7 @@ async def _live(websocket: WebSocket, game_id: str, token: str, lang: str) -> No
 
 
 async def _move(
-    websocket: WebSocket, game_id: str, token: str, message: Message, lang: str
+    websocket: WebSocket, game_id: str, token: str, message: Message, lang: str, details: bool
 ) -> dict[str, Any] | None:
     """A move sent over the WebSocket, {"action": id} or {"move": text}, with the version
     of the view it was chosen on: the new view reaches every listener; an error (with the
@@ -95,7 +97,7 @@ async def _move(
         return error_body(TooLarge("the message is over {n} bytes", n=most), lang)
     try:
         body = _live_move(raw)
-        await lobby.play(game_id, token, body.action, body.move, body.version)
+        await lobby.play(game_id, token, body.action, body.move, body.version, details)
     except AzulError as e:
         return error_body(e, lang)
     except Exception:
