@@ -157,6 +157,8 @@ class Run:
             "held_out_samples": len(test), "epochs": curve,
             "rmse": fit.rmse(stored, scale.astype(np.float16).astype(np.float32), test),
         }  # fmt: skip
+        if c.residual:  # the held-out error of no correction: the hand evaluation's own
+            trained["hand_rmse"] = float(np.sqrt(np.mean(test.y.astype(np.float64) ** 2)))
         meta = {
             "game": c.game, "players": c.players, "options": self.options,
             "observation_size": self.size, "generation": g, "command": reproduce(c),
