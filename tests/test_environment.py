@@ -63,7 +63,7 @@ def test_tests_pass_in_another_language(tmp_path, env, remembered):
         "tests/test_cli.py::test_end_of_input_leaves_cleanly",
     ]
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *tests],
         capture_output=True,
         text=True,
         timeout=300,

@@ -336,7 +336,7 @@ def test_live_connections_during_a_database_outage_give_their_slot_back(client, 
 
     g = new_game(client, HUMANS)
     lobby = client.app.state.lobby
-    lobby.tables.clear()  # the next connection loads the game from the store
+    lobby.tables.kept.clear()  # the next connection loads the game from the store
     loads = lobby.store.load
 
     def down(game_id):
@@ -505,14 +505,14 @@ def test_a_database_outage_is_not_a_bot_failure(client, caplog):
         return claim(*args)
 
     lobby.store.claim_bot = flaky
-    turns = lobby._bot_turns
+    turns = lobby.bots.turns
     tried = []
 
     async def bot_turns(table, failures):
         tried.append(failures)
         return await turns(table, failures)
 
-    lobby._bot_turns = bot_turns
+    lobby.bots.turns = bot_turns
     g = new_game(
         client, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], game="sintra", first_player=1
     )

@@ -12,7 +12,8 @@ pytest.importorskip("fastapi")
 import azul
 from azul.core.errors import AzulError
 from azul.core.records import final_state, parse_record
-from azul.server import service
+from azul.server import bots
+from azul.server import table as table_module
 from azul.server.settings import Settings
 from tests.server.test_api import HUMANS, wait_for
 
@@ -71,7 +72,7 @@ def test_nothing_a_spectator_sees_tells_the_future_draws(client, monkeypatch):
         )
         return rng.choices(outcomes, weights)[0]
 
-    monkeypatch.setattr(service, "_draw", draw)
+    monkeypatch.setattr(table_module, "draw", draw)
     seen = []
     for future_seed in (1, 2):
         # the setup draws 10 supply tiles and 5 x 4 factory tiles: the same in both games; any
@@ -140,7 +141,7 @@ def test_component_sets_are_named_by_the_operator(make_client, tmp_path):
 
     mine = tmp_path / "mine.toml"
     mine.write_bytes(data.SHIPPED.read_bytes())
-    client = make_client(components={"default": None, "mine": str(mine)})
+    client = make_client(files={"components": {"mine": str(mine)}})
     g = create(client, game="sintra", options={"components": "mine"})
     v = view(client, g, g["watch_token"])
     assert v["options"]["components"] == "mine"  # the name, never the operator's path
@@ -175,7 +176,7 @@ def test_a_bot_answer_to_an_undone_position_is_not_played(client, monkeypatch):
     # seat 0 moves; while the bot thinks, seat 0 takes the move back and plays another one.
     # The answer the bot found for the first position must not be played in the second.
     thought = []
-    real = service._think
+    real = bots.think
     first = threading.Event()
 
     def slow_think(game, options, seed, actions, bot, bot_seed):
@@ -185,7 +186,7 @@ def test_a_bot_answer_to_an_undone_position_is_not_played(client, monkeypatch):
         thought.append((list(actions), action))
         return action
 
-    monkeypatch.setattr(service, "_think", slow_think)
+    monkeypatch.setattr(bots, "think", slow_think)
     g = create(
         client, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], options={"first_player": 0}
     )
@@ -214,7 +215,7 @@ def test_a_failing_bot_is_retried_and_never_leaves_the_game_stuck(client, monkey
         calls.append(args)
         raise RuntimeError("the bot crashed")
 
-    monkeypatch.setattr(service, "_think", broken)
+    monkeypatch.setattr(bots, "think", broken)
     g = create(
         client, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], options={"first_player": 1}
     )

@@ -122,3 +122,23 @@ def test_the_web_client_and_the_server_name_no_game():
         text = path.read_text(encoding="utf-8").lower()
         for name in ("pavilion", "sintra"):  # this package's games
             assert name not in text, f"{path.relative_to(src)} names the game {name!r}"
+
+
+def test_the_server_names_no_games_option():
+    # what the server knows of a game's options comes from the game's API (file_options,
+    # setup_options); the players and how chance is drawn are the API's own options
+    import ast
+    from pathlib import Path
+
+    import azul.server
+
+    shared = {"players", "explicit_chance"}
+    options = {key for name in azul.GAMES for key in azul.load_game(name).options} - shared
+    assert {"components", "side", "board"} <= options  # the check looks for these too
+    for path in Path(azul.server.__file__).parent.rglob("*.py"):
+        words = {
+            node.value
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        }
+        assert not words & options, (path.name, sorted(words & options))

@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from azul.server import service
+from azul.server import drawings, live
 from azul.server.app import create_app
 from azul.server.service import MoveTimes
 from azul.server.settings import Settings
@@ -155,14 +155,14 @@ def test_live_connections_per_game_and_per_address(make_client):
 def test_one_view_per_audience_per_change(client, monkeypatch):
     g = create(client, options={"first_player": 0})
     dumps = []
-    real = service._encode
+    real = live.encode
 
     def counting(value):
         if "you" in value:  # an audience's own part of a view
             dumps.append(value["you"])
         return real(value)
 
-    monkeypatch.setattr(service, "_encode", counting)
+    monkeypatch.setattr(live, "encode", counting)
     url = f"/api/games/{g['id']}/ws?token={g['watch_token']}"
     sockets = [client.websocket_connect(url) for _ in range(6)]
     for ws in sockets:
@@ -186,9 +186,9 @@ def test_idle_tables_leave_memory_and_come_back(make_client):
     first_moves(client, g, 2)
     before = view(client, g, g["watch_token"])
     h = create(client)
-    assert list(lobby.tables) == [h["id"]]
+    assert list(lobby.tables.kept) == [h["id"]]
     assert view(client, g, g["watch_token"]) == before  # read back from the store
-    assert list(lobby.tables) == [g["id"]]
+    assert list(lobby.tables.kept) == [g["id"]]
     first_moves(client, g, 1)
     # a table nobody has used for idle_seconds leaves memory by itself
     client = make_client(idle_seconds=0.1)
@@ -196,9 +196,9 @@ def test_idle_tables_leave_memory_and_come_back(make_client):
     g = create(client, options={"first_player": 0})
     before = view(client, g, g["watch_token"])
     end = time.time() + 10
-    while lobby.tables and time.time() < end:
+    while lobby.tables.kept and time.time() < end:
         time.sleep(0.05)
-    assert lobby.tables == {}
+    assert lobby.tables.kept == {}
     assert view(client, g, g["watch_token"]) == before
 
 
@@ -262,7 +262,7 @@ def test_the_event_loop_never_waits_on_the_database(client, monkeypatch):
 
         monkeypatch.setattr(Store, name, spy)
     g = create(client, options={"first_player": 0})
-    client.app.state.lobby.tables.clear()
+    client.app.state.lobby.tables.kept.clear()
     first_moves(client, g, 1)
     client.post(f"/api/games/{g['id']}/undo", json={"token": g["seats"][0]["token"]})
     client.get("/api/games")
@@ -285,7 +285,7 @@ def test_database_errors_never_log_tokens(tmp_path, caplog):
 
 
 def test_access_logs_hide_tokens(caplog):
-    from azul.server.app import hide_tokens
+    from azul.server.replies import hide_tokens
 
     hide_tokens()
     with caplog.at_level(logging.INFO, "uvicorn.access"):
@@ -315,13 +315,13 @@ def test_the_operator_sets_the_limits(tmp_path, capsys):
 def test_drawings_are_made_off_the_event_loop_once_per_look(make_client, monkeypatch):
     client = make_client()
     made = []
-    real = service._drawing
+    real = drawings.drawing
 
     def spy(*args):
         made.append((threading.current_thread().name, args[-1][:4]))
         return real(*args)
 
-    monkeypatch.setattr(service, "_drawing", spy)
+    monkeypatch.setattr(drawings, "drawing", spy)
     g = create(client, options={"first_player": 0})
     url = f"/api/games/{g['id']}/svg"
     t0, watch = g["seats"][0]["token"], g["watch_token"]
@@ -349,19 +349,19 @@ def test_drawings_per_client_per_minute_and_waiting_at_most(make_client):
 def test_drawings_waiting_beyond_the_bound_are_refused(make_client, monkeypatch):
     client = make_client(drawings_queued=1)
     release = threading.Event()
-    real = service._drawing
+    real = drawings.drawing
 
     def slow(*args):
         release.wait(10)
         return real(*args)
 
-    monkeypatch.setattr(service, "_drawing", slow)
+    monkeypatch.setattr(drawings, "drawing", slow)
     g = create(client)
     url = f"/api/games/{g['id']}/svg"
     with ThreadPoolExecutor(1) as pool:
         waiting = pool.submit(client.get, url, params={"token": g["watch_token"]})
         end = time.time() + 10
-        while client.app.state.lobby.drawing == 0 and time.time() < end:
+        while client.app.state.lobby.drawings.waiting == 0 and time.time() < end:
             time.sleep(0.01)
         res = client.get(url, params={"token": g["seats"][0]["token"]})  # another drawing
         release.set()

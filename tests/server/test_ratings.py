@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from azul.server import app, ratings
+from azul.server import ratings, schema
 from azul.server.settings import LEVELS
 
 
@@ -31,9 +31,9 @@ def rated(tmp_path, monkeypatch):
     path = tmp_path / "levels.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     monkeypatch.setattr(ratings, "PATH", path)
-    app._setup_of.cache_clear()
+    schema._setup_of.cache_clear()
     yield
-    app._setup_of.cache_clear()
+    schema._setup_of.cache_clear()
 
 
 def test_the_setup_answer_carries_each_games_ratings_by_players(client, rated):

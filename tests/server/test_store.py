@@ -110,7 +110,7 @@ def two_servers(database):
     the first one's writes (as when its listener's connection is lost)."""
     a = TestClient(create_app(database, ThreadPoolExecutor(1)))
     b = TestClient(create_app(database, ThreadPoolExecutor(1)))
-    b.app.state.lobby.notice = lambda *_: None
+    b.app.state.lobby.tables.notice = lambda *_: None
     return a, b
 
 
@@ -141,7 +141,7 @@ def test_a_process_that_stopped_hearing_the_store_checks_before_it_serves_a_view
         t0 = g["seats"][0]["token"]
         lobby = b.app.state.lobby
         seen = b.get(f"/api/games/{gid}", params={"token": t0}).json()
-        lobby.lost()  # the listener's connection is lost: what a writes now, b never hears
+        lobby.tables.lost()  # the listener's connection is lost: what a writes now, b never hears
         moved = a.post(
             f"/api/games/{gid}/moves", json={"token": t0, "action": seen["legal"][0]["action"]}
         ).json()
@@ -160,14 +160,14 @@ def test_the_listener_tells_when_it_stops_and_starts_hearing_the_store(postgres_
     app = create_app(postgres_url, ThreadPoolExecutor(1))
     lobby = app.state.lobby
     calls = []
-    lost = lobby.lost
-    lobby.lost = lambda: (calls.append("lost"), lost())
+    lost = lobby.tables.lost
+    lobby.tables.lost = lambda: (calls.append("lost"), lost())
     with TestClient(app):
         end = time.time() + 30
-        while not lobby.listening:
+        while not lobby.tables.listening:
             assert time.time() < end, "the listener did not start"
             time.sleep(0.05)
-        epoch = lobby.epoch
+        epoch = lobby.tables.epoch
         with create_engine(engine_url(postgres_url)).begin() as db:  # its connection is cut
             db.execute(
                 text(
@@ -175,8 +175,8 @@ def test_the_listener_tells_when_it_stops_and_starts_hearing_the_store(postgres_
                     "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
                 )
             )
-        while not (calls and lobby.listening and lobby.epoch > epoch):
-            assert time.time() < end, (calls, lobby.listening, lobby.epoch)
+        while not (calls and lobby.tables.listening and lobby.tables.epoch > epoch):
+            assert time.time() < end, (calls, lobby.tables.listening, lobby.tables.epoch)
             time.sleep(0.05)
 
 

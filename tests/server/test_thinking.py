@@ -84,13 +84,13 @@ def test_hints_are_bounded_in_all_per_address_and_shared_per_game():
 def test_a_hint_over_the_bound_is_a_429_with_retry_after(make_client, monkeypatch):
     client = make_client(hints_per_client=1)
     release = threading.Event()
-    real = service._hint
+    real = service.hint
 
     def slow(*args):
         release.wait(10)
         return real(*args)
 
-    monkeypatch.setattr(service, "_hint", slow)
+    monkeypatch.setattr(service, "hint", slow)
     g = create(client, options={"first_player": 0})
     h = create(client, options={"first_player": 0})
     lobby = client.app.state.lobby
@@ -99,7 +99,7 @@ def test_a_hint_over_the_bound_is_a_429_with_retry_after(make_client, monkeypatc
             client.post, f"/api/games/{g['id']}/hint", json={"token": g["seats"][0]["token"]}
         )
         end = time.time() + 10
-        while not lobby.thinking.by_client and time.time() < end:
+        while not lobby.bots.thinking.by_client and time.time() < end:
             time.sleep(0.01)
         res = client.post(f"/api/games/{h['id']}/hint", json={"token": h["seats"][0]["token"]})
         release.set()

@@ -69,6 +69,16 @@ class SetupOption:
         }
 
 
+@dataclass(frozen=True)
+class FileOption:
+    """An option whose value is the path of a file, such as the printed values of one's copy;
+    ``kind`` names what such a file holds. A server never opens a path a client sends: it
+    offers, by name, the files of that kind its operator listed."""
+
+    name: str
+    kind: str
+
+
 class Strategy(Generic[S]):
     """What a game knows about playing it well, for the bots: evaluations of a position in
     points for one seat, and an exact solver for the last decisions. A game gives its own
@@ -172,6 +182,11 @@ class Game(Generic[S]):
         """What people choose when they set up a table (the number of players first); every
         other option keeps its default."""
         return []
+
+    @classmethod
+    def file_options(cls) -> tuple[FileOption, ...]:
+        """The options whose value is a file's path (None: the game's own file)."""
+        return ()
 
     def strategy(self) -> Strategy[S]:
         """The game's knowledge for bots (evaluations, endgame solver)."""

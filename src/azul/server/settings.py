@@ -33,7 +33,7 @@ LEVEL_NAMES = {
     "mcts-strong": N_("MCTS bot, strong"),
 }
 DEFAULT_LEVEL = "heuristic"  # a bot seat that names no level
-DEFAULT_COMPONENTS = "default"
+DEFAULT_FILE = "default"  # the name of each file option's own file, offered by every server
 
 
 @dataclass(frozen=True)
@@ -63,13 +63,12 @@ class Settings:
     max_connections: int = 1000  # open connections of all kinds at once (then 503)
     connections_per_client: int = 64  # open connections from one address, of all kinds
     read_seconds: float = 10.0  # to send a whole request, headers and body (then 408)
-    components: dict[str, str | None] = field(
-        default_factory=lambda: {DEFAULT_COMPONENTS: None}
-    )  # component sets by name: None is the set shipped with the game
+    # the files offered for games' file options (``Game.file_options``): by kind, then name
+    files: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def with_limits(self, pairs: list[tuple[str, Any]]) -> Settings:
         """These settings with some limits changed, checked: OptionError names a bad one."""
-        known = {f.name: f for f in dataclasses.fields(self) if f.name != "components"}
+        known = {f.name: f for f in dataclasses.fields(self) if f.name != "files"}
         changes: dict[str, Any] = {}
         for key, value in pairs:
             if key not in known:
@@ -88,14 +87,16 @@ class Settings:
             changes[key] = wanted(value)
         return dataclasses.replace(self, **changes)
 
-    def with_components(self, pairs: list[tuple[str, str]]) -> Settings:
-        """These settings with more component sets, by name: each file must exist."""
-        sets = dict(self.components)
+    def with_files(self, kind: str, pairs: list[tuple[str, str]]) -> Settings:
+        """These settings with more files of a kind to offer, by name: each file must exist."""
+        offered = dict(self.files.get(kind, {}))
         for name, path in pairs:
             if not Path(path).is_file():
-                raise OptionError("components {name}: {path} is not a file", name=name, path=path)
-            sets[name] = str(Path(path).resolve())
-        return dataclasses.replace(self, components=sets)
+                raise OptionError(
+                    "{kind} {name}: {path} is not a file", kind=kind, name=name, path=path
+                )
+            offered[name] = str(Path(path).resolve())
+        return dataclasses.replace(self, files={**self.files, kind: offered})
 
     def level(self, name: str) -> str:
         """The bot spec of a level, within the caps."""
@@ -109,12 +110,14 @@ class Settings:
         iterations = "null" if self.bot_iterations is None else self.bot_iterations
         return spec.format(time=min(seconds, self.bot_time), iterations=iterations)
 
-    def component_file(self, name: Any) -> str | None:
-        """The file of a component set named by a client."""
-        if not isinstance(name, str) or name not in self.components:
+    def file(self, kind: str, name: Any) -> str | None:
+        """The path of the file of ``kind`` a client names (None: the game's own file)."""
+        offered: dict[str, str | None] = {DEFAULT_FILE: None, **self.files.get(kind, {})}
+        if not isinstance(name, str) or name not in offered:
             raise AzulError(
-                "unknown components {name!r}: this server has {names}",
+                "unknown {kind} {name!r}: this server has {names}",
+                kind=kind,
                 name=name if isinstance(name, str) else str(type(name).__name__),
-                names=", ".join(self.components),
+                names=", ".join(offered),
             )
-        return self.components[name]
+        return offered[name]

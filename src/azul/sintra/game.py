@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from azul.core.api import GameInfo, Layout, SetupOption, Strategy, Target, observation_size
+from azul.core.api import (
+    FileOption,
+    GameInfo,
+    Layout,
+    SetupOption,
+    Strategy,
+    Target,
+    observation_size,
+)
 from azul.core.dealt import DealtGame
 from azul.core.errors import Message, OptionError
 from azul.core.options import check_options
@@ -128,6 +136,10 @@ class SintraGame(DealtGame[SintraState]):
                 (("A", N_("side A (ornaments)")), ("B", N_("side B (windows × colour)"))),
             ),
         ]
+
+    @classmethod
+    def file_options(cls) -> tuple[FileOption, ...]:
+        return (FileOption("components", "components"),)  # components.toml's format
 
     def strategy(self) -> Strategy[SintraState]:
         from azul.sintra.strategy import SintraStrategy

@@ -1,0 +1,221 @@
+"""What each ``azul`` command does, given its parsed arguments; each returns the exit status."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import azul
+from azul import i18n
+from azul.cli.scores import outcome
+from azul.cli.terminal import play, rules_text, wrap
+from azul.core import ansi
+from azul.core.errors import AzulError
+from azul.core.records import load_record, replay
+from azul.i18n import _
+
+
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options given on the command line (-o, --players, --components)."""
+    options = dict(args.option or [])
+    if args.players is not None:
+        options["players"] = args.players
+    if args.components is not None:
+        options["components"] = args.components
+    return options
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = azul.load_game(args.game, **game_options(args))
+    n = game.info.num_players
+    humans = {args.seat} if not args.hotseat else set(range(n))
+    if not args.hotseat and not 0 <= args.seat < n:
+        raise AzulError(
+            _("--seat {seat} is not a seat 0..{last}").format(seat=args.seat, last=n - 1)
+        )
+    from azul.bots.spec import BotSpec
+
+    spec = BotSpec.parse(args.opponent)
+    bots = {s: spec.make(args.seed + s) for s in range(n) if s not in humans}
+    state = game.new_initial_state(args.seed)
+    color = {"always": True, "never": False}.get(args.color, ansi.wanted())
+    play(state, humans, bots, args.seed, save=args.save, color=color)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    rec = load_record(args.file)
+    interactive = sys.stdin.isatty() and not args.all
+    for state, action in replay(rec):
+        print(state.render())
+        if action is None:
+            break
+        print(f"\n--> {state.action_to_string(action)}\n")
+        if interactive and input(_("[Enter] next, q quit") + " ").strip().lower() == "q":
+            return 0
+    print(outcome(state))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    try:
+        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise AzulError(
+            _("cannot read {file}: {reason}").format(file=args.file, reason=e)
+        ) from None
+    state = azul.load_state(doc, seed=0)
+    print(state.render())
+    if not state.is_terminal():
+        moves = wrap([state.action_to_string(a) for a in state.legal_actions()])
+        print("\n" + _("legal moves: {moves}").format(moves=moves))
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    print(rules_text(args.game))
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from azul.learn import command
+
+    return command.run(args)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from azul import native
+    from azul.bench import bench, compare
+
+    names = [args.game] if args.game else sorted(azul.GAMES)
+    options = game_options(args)
+    for name in names:
+        game = azul.load_game(name, **options)
+        print(f"{name} ({', '.join(f'{k}={v}' for k, v in options.items())})")
+        result = bench(game, games=args.games, seed=args.seed)
+        print("\n".join("  " + line for line in result.lines()))
+        if args.compare:
+            module = native.module(name)
+            if module is None:
+                print("  " + _(native.missing(name)))
+                continue
+            paired = compare(game, module, result, seed=args.seed)
+            print("\n".join("  " + line for line in paired.lines()))
+    return 0
+
+
+def _need_arena() -> None:
+    """Matches and tournaments show a progress bar (tqdm) and ratings (openskill), which the
+    core install does without."""
+    if any(importlib.util.find_spec(name) is None for name in ("tqdm", "openskill")):
+        raise AzulError(
+            "matches and tournaments need the arena extra: pip install 'azul-games[arena]'"
+        )
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    _need_arena()
+    from azul.arena import tournament
+    from azul.arena.stats import table
+    from azul.bots import Limit
+    from azul.bots.spec import BotSpec
+
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise AzulError(_("--plot needs matplotlib: pip install -e '.[plot]'")) from None
+    bots = [BotSpec.parse(b) for b in args.bots]
+    for spec in bots:  # fail early on an unknown bot or option
+        spec.make(0)
+    limit = None
+    if args.time is not None or args.iterations is not None:
+        limit = Limit(time=args.time, iterations=args.iterations)
+    options = game_options(args)
+    players = options.pop("players", None) or 2
+    azul.load_game(args.game, players=players, **options)  # fail early on bad options
+    if args.command == "match":
+        if len(bots) != 2:
+            raise AzulError(_("a match is between two bots: use 'azul tournament' for more"))
+        jobs = tournament.match_jobs(
+            args.game, options, bots, players, args.games, args.seed, limit
+        )
+    else:
+        if len(bots) < 2:
+            raise AzulError(_("a tournament needs at least two bots"))
+        jobs = tournament.tournament_jobs(
+            args.game, options, bots, players, args.games, args.seed, limit
+        )
+    results, stats = tournament.run(
+        jobs, args.backend, args.workers, args.address, progress=not args.quiet
+    )
+    print(table(stats))
+    folder = tournament.fresh_folder(args.out, f"{args.command}-{args.game}")
+    files = tournament.write(folder, results, stats, plot=args.plot)
+    done = i18n.ngettext(
+        "{games} game; results in {folder}: {files} and the record in records/",
+        "{games} games; results in {folder}: {files} and the records in records/",
+        len(results),
+    )
+    names = ", ".join(f.name for f in files)
+    print(done.format(games=len(results), folder=f"{folder}/", files=names))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from azul.server.app import SERVE_ENVIRONMENT, create_app, serve_environment
+        from azul.server.connections import GuardedHttp, GuardedWebSockets
+        from azul.server.replies import hide_tokens
+        from azul.server.settings import Settings
+    except ImportError:
+        raise AzulError(_("the server needs its extra: pip install -e '.[server]'")) from None
+    settings = (
+        Settings().with_limits(args.limit or []).with_files("components", args.components or [])
+    )
+    if args.workers < 1:
+        raise AzulError(_("--workers: {n} is not a positive number").format(n=args.workers))
+    if args.workers > 1 and not (args.database or "").startswith(("postgresql:", "postgres:")):
+        raise AzulError(
+            _(
+                "--workers {n}: several processes need PostgreSQL (--database "
+                "postgresql://...); SQLite serves one process"
+            ).format(n=args.workers)
+        )
+    app = create_app(args.database, settings=settings)
+    url = f"http://{args.host}:{args.port}/"
+    where = app.state.lobby.store.url
+    print(
+        _("Azul games at {url}  (games kept in {where})").format(url=url, where=where), flush=True
+    )
+    hide_tokens()
+    target: Any = app
+    if args.workers > 1:  # each worker process makes its own application from these
+        os.environ[SERVE_ENVIRONMENT] = serve_environment(args.database, settings)
+        target = "azul.server.app:from_environment"
+    # the objects of every import live as long as the server: out of the collector's reach, a
+    # full collection no longer scans them (it paused the event loop for up to 0.1 s under load)
+    gc.collect()
+    gc.freeze()
+    uvicorn.run(
+        target,
+        factory=args.workers > 1,
+        workers=args.workers,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        timeout_graceful_shutdown=5,
+        ws_max_size=settings.max_body,
+        http=GuardedHttp,  # caps per address, read timeouts, JSON 503 (server.connections)
+        ws=GuardedWebSockets,
+        ws_per_message_deflate=False,
+    )
+    return 0

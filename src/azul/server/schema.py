@@ -1,0 +1,238 @@
+"""The API's request and answer models, with the schema's constraints equal to the server's
+checks (names, seats, levels, languages), and the setup answer (``/api/setup``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic.config import JsonDict
+from pydantic_core import PydanticCustomError
+
+import azul
+from azul import i18n
+from azul.server import ratings
+from azul.server.lobby import MAX_SEED, NAME_LENGTH, title
+from azul.server.settings import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
+from azul.server.table import MOVE_LENGTH
+
+
+def _token() -> Any:
+    return Field(max_length=64, description="a seat's or the spectators' secret token")
+
+
+def _alternatives(names: list[str]) -> str:
+    """``'a', 'b' or 'c'``, as pydantic names the values of a Literal."""
+    quoted = [repr(n) for n in names]
+    if len(quoted) < 2:
+        return "".join(quoted)
+    return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _one_of(names: Callable[[], list[str]]) -> Callable[[Any], str]:
+    """A check that a value is one of ``names()`` as they are when a request comes, refusing
+    it as pydantic refuses a value outside a Literal."""
+
+    def check(value: Any) -> str:
+        known = names()
+        if not isinstance(value, str) or value not in known:
+            raise PydanticCustomError(
+                "literal_error", "Input should be {expected}", {"expected": _alternatives(known)}
+            )
+        return value
+
+    return check
+
+
+def _listing(names: Callable[[], list[str]]) -> Callable[[JsonDict], None]:
+    """The schema's list of the values ``names()`` when the schema is made."""
+
+    def schema(field: JsonDict) -> None:
+        field["enum"] = list(names())
+
+    return schema
+
+
+def _games() -> list[str]:
+    return sorted(azul.GAMES)  # a game registered after the app is built is taken too
+
+
+def _levels() -> list[str]:
+    return list(LEVELS)
+
+
+GameName = Annotated[
+    str, BeforeValidator(_one_of(_games)), Field(json_schema_extra=_listing(_games))
+]
+Level = Annotated[
+    str, BeforeValidator(_one_of(_levels)), Field(json_schema_extra=_listing(_levels))
+]
+
+
+def _languages() -> list[str]:
+    return list(i18n.LANGUAGES)
+
+
+Language = Annotated[
+    str, BeforeValidator(_one_of(_languages)), Field(json_schema_extra=_listing(_languages))
+]
+
+
+def _seat_counts() -> tuple[int, int]:
+    """The fewest and most seats a game of the server has, as the registry is now."""
+    counts = set()
+    for game in setup().games:
+        players = [o for o in game.options if o.name == "players"]
+        values = players[0].values if players else []
+        counts |= {v.value for v in values if isinstance(v.value, int)} or {game.players}
+    return min(counts), max(counts)
+
+
+def _seat_count(seats: list[Any]) -> list[Any]:
+    fewest, most = _seat_counts()
+    if len(seats) < fewest:
+        raise PydanticCustomError("too_short", "at least {n} seats", {"n": fewest})
+    if len(seats) > most:
+        raise PydanticCustomError("too_long", "at most {n} seats", {"n": most})
+    return seats
+
+
+def _seat_bounds(field: JsonDict) -> None:
+    field["minItems"], field["maxItems"] = _seat_counts()
+
+
+class SeatSpec(BaseModel):
+    kind: Literal["human", "open", "bot"] = Field(
+        description="'human' (an invite link), 'open' (anyone joins from the lobby) or 'bot'"
+    )
+    bot: Level | None = Field(None, description="the bot's level (default heuristic)")
+    name: str | None = Field(None, max_length=NAME_LENGTH, description="the player's name")
+
+
+class NewGame(BaseModel):
+    game: GameName = Field(description="the game")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="the game's options, e.g. {'players': 3}"
+    )
+    seats: Annotated[list[SeatSpec], AfterValidator(_seat_count)] = Field(
+        description="one per player", json_schema_extra=_seat_bounds
+    )
+    seed: int | None = Field(
+        None,
+        ge=0,
+        lt=MAX_SEED,
+        strict=True,
+        description="replay a deal: a seeded game's draws can be computed, and it says so",
+    )
+    public: bool = Field(False, description="listed in the lobby, to join or to watch")
+
+
+class LiveMove(BaseModel):
+    """A move sent over a live connection (its token names the seat)."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: int | None = Field(None, strict=True, description="an action id")
+    move: str | None = Field(
+        None, max_length=MOVE_LENGTH, description="or the move in notation, 'F3:R'"
+    )
+    version: int | None = Field(
+        None,
+        ge=0,
+        strict=True,
+        description="the version of the view the move was chosen on: a move chosen on an older "
+        "view is refused (409, with the view now), never played; without it, the move is "
+        "judged on the game as it is",
+    )
+
+
+class Move(LiveMove):
+    model_config = ConfigDict(extra="ignore")
+    token: str = _token()
+
+
+class Token(BaseModel):
+    token: str = _token()
+
+
+class Join(BaseModel):
+    seat: int = Field(ge=0, lt=8, description="an open seat")
+    name: str | None = Field(None, max_length=NAME_LENGTH, description="the player's name")
+
+
+class Choice(BaseModel):
+    value: bool | int | float | str | None = Field(description="the value sent in 'options'")
+    label: str = Field(description="what people read: an English message to translate")
+
+
+class ChoiceOption(BaseModel):
+    name: str = Field(description="the option's key in 'options' of a new game")
+    label: str = Field(description="what people read: an English message to translate")
+    values: list[Choice] = Field(description="the values people choose from, the default first")
+
+
+class LevelRating(BaseModel):
+    rating: int = Field(description="the level's measured rating (openskill, 40 × mu)")
+    low: int = Field(description="the low end of its interval of about 95%")
+    high: int = Field(description="the high end")
+    games: int = Field(description="the games it rests on")
+
+
+class GameSetup(BaseModel):
+    name: str = Field(description="the game, as named in a new game")
+    title: str = Field(description="the game's name for people: an English message to translate")
+    players: int = Field(description="the number of players when no option says otherwise")
+    options: list[ChoiceOption] = Field(
+        description="what people choose at setup, the number of players first; every other "
+        "option keeps its default"
+    )
+    ratings: dict[int, dict[str, LevelRating]] = Field(
+        default_factory=dict,
+        description="the levels measured in this game, by number of players then level",
+    )
+
+
+class LevelChoice(BaseModel):
+    name: str = Field(description="the level, as named in a bot seat")
+    label: str = Field(description="what people read: an English message to translate")
+
+
+class Setup(BaseModel):
+    games: list[GameSetup] = Field(description="every game of the server, the default first")
+    levels: list[LevelChoice] = Field(description="the bots' levels, weakest first")
+    default_level: str = Field(description="the level of a bot seat that names none")
+
+
+def setup() -> Setup:
+    """What a client offers when people set up a table, from the registry as it is now (in the
+    order the games were registered: the first is the default)."""
+    return _setup_of(tuple((name, azul.GAMES[name]) for name in azul.GAMES))
+
+
+@lru_cache(maxsize=8)
+def _setup_of(games: tuple[tuple[str, type[azul.Game[Any]]], ...]) -> Setup:
+    """The setup answer for these registered games, made once (making a game to learn its
+    default number of players costs a fraction of a millisecond)."""
+    found = []
+    for name, game in games:
+        options = [ChoiceOption(**o.to_json()) for o in game.setup_options()]
+        players = game().info.num_players
+        rated = {
+            n: {level: LevelRating(**r) for level, r in by_level.items()}
+            for n, by_level in ratings.of_game(name).items()
+        }
+        found.append(
+            GameSetup(name=name, title=title(name), players=players, options=options, ratings=rated)
+        )
+    levels = [LevelChoice(name=n, label=LEVEL_NAMES.get(n, n)) for n in LEVELS]
+    return Setup(games=found, levels=levels, default_level=DEFAULT_LEVEL)
+
+
+class Refused(BaseModel):
+    """A move refused because it was chosen on an older view: the view now comes with it."""
+
+    error: str = Field(description="what is wrong, in the client's language")
+    view: dict[str, Any] | None = Field(
+        None, description="the game now, when the move named an older version of its view"
+    )

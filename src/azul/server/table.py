@@ -1,0 +1,214 @@
+"""One game's table in memory: its stored game, its position, the moves as clients show them,
+and what undo may take back. No store and no transport: the other server modules use it.
+
+Unless a game was created with a seed, every chance outcome is drawn from the operating
+system's generator when it is due and stored in the log with the moves, so nothing a client can
+see predicts a future draw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import orjson
+
+import azul
+from azul.core.api import Target
+from azul.core.errors import IllegalMoveError
+from azul.server.errors import Forbidden
+from azul.server.store import CHANCE_SEAT, Seat, StoredGame
+
+MOVE_LENGTH = 64  # characters of a move's notation, at most
+_SYSTEM = random.SystemRandom()  # the operating system's generator
+
+
+def position(game: str, options: dict[str, Any], seed: int, actions: list[int]) -> azul.State:
+    """A game's position rebuilt from its log."""
+    state: azul.State = azul.load_game(game, **options).new_initial_state(seed)
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
+def draw(state: azul.State) -> int:
+    """A chance outcome drawn by the operating system's generator, by its probability."""
+    outcomes = state.chance_outcomes()
+    return _SYSTEM.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+def settle(
+    state: azul.State, log: list[tuple[int, int]], notation: list[str] | None = None
+) -> None:
+    """Draw every chance outcome now due, appending them to ``log`` (and their notation)."""
+    while state.is_chance_node():
+        outcome = draw(state)
+        if notation is not None:
+            notation.append(state.action_to_string(outcome))
+        state.apply_action(outcome)
+        log.append((CHANCE_SEAT, outcome))
+
+
+def bot_turn(state: azul.State, seats: list[Seat]) -> bool:
+    """Whether a bot is to move in ``state``."""
+    seat = state.current_player()
+    return not state.is_terminal() and seat >= 0 and seats[seat].kind == "bot"
+
+
+def check_move(action: Any, move: Any, version: Any) -> None:
+    """A move's fields as a client sent them: an action id or a notation of at most
+    MOVE_LENGTH characters, and perhaps the version of the view it was chosen on."""
+    if (action is None) == (move is None):
+        raise IllegalMoveError("send either 'action' (an id) or 'move' (the notation)")
+    if action is not None and (isinstance(action, bool) or not isinstance(action, int)):
+        raise IllegalMoveError("action: an action is a whole number")
+    if move is not None and (not isinstance(move, str) or len(move) > MOVE_LENGTH):
+        raise IllegalMoveError("move: a move is text of at most {n} characters", n=MOVE_LENGTH)
+    if version is not None and (
+        isinstance(version, bool) or not isinstance(version, int) or version < 0
+    ):
+        raise IllegalMoveError("version: the version of a view is a whole number")
+
+
+def encode(document: Any) -> str:
+    """JSON text of a view's parts: orjson, as a view of many legal moves is tens of KB,
+    encoded for every move of every game (the standard encoder took most of the server's
+    time under load)."""
+    return orjson.dumps(document).decode()
+
+
+@dataclass(frozen=True)
+class Played:
+    """A player's move as clients show it: where it is in the log, who, the notation, the words
+    (a Message as JSON), what was clicked and where the pieces went."""
+
+    index: int
+    seat: int
+    move: str
+    text: dict[str, Any]
+    clicked: list[Target]
+    marks: list[Target]
+
+    @classmethod
+    def of(cls, state: azul.State, index: int, action: int) -> Played:
+        """The move ``action`` about to be played in ``state``."""
+        return cls(
+            index,
+            state.current_player(),
+            state.action_to_string(action),
+            state.describe_action(action).to_json(),
+            state.action_targets(action),
+            state.action_marks(action),
+        )
+
+    def to_json(self, ply: int) -> dict[str, Any]:
+        return {"ply": ply, "seat": self.seat, "move": self.move, "text": self.text}
+
+    @cached_property
+    def body(self) -> str:
+        """The JSON text of ``to_json`` without its ply and braces, made once: a view lists
+        every move of the game, and every view of every version would encode them again."""
+        return encode({"seat": self.seat, "move": self.move, "text": self.text})[1:-1]
+
+
+@dataclass
+class Listener:
+    """A live connection: it is sent the newest view of its audience, older ones are dropped."""
+
+    seat: int | None
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    text: str = ""
+
+    def post(self, text: str) -> None:
+        self.text = text
+        self.ready.set()
+
+    async def next(self) -> str:
+        await self.ready.wait()
+        self.ready.clear()
+        return self.text
+
+
+@dataclass
+class Table:
+    stored: StoredGame
+    options: dict[str, Any]  # the engine's options
+    state: azul.State
+    notation: list[str]  # of each log entry
+    played: list[Played]  # each player move
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    thinking: bool = False  # a bot task is running for this table
+    listeners: list[Listener] = field(default_factory=list)
+    views: dict[int | None, str] = field(default_factory=dict)  # JSON text, by audience
+    shared: str = ""  # the JSON text of what every audience's view holds, this version
+    users: int = 0  # requests using the table now
+    used: float = field(default_factory=time.monotonic)
+    undo_points: dict[int, int | None] = field(default_factory=dict)  # by seat, this version
+    follow: StoredGame | None = None  # the rematch, once there is one
+    epoch: int = 0  # the lobby's epoch when the table was last read from the store
+
+    def seat_of(self, token: Any) -> int | None:
+        """The seat a token plays, None for the spectator token; Forbidden otherwise (any
+        text: tokens are ASCII, and compare_digest refuses other text)."""
+        if isinstance(token, str) and token.isascii():
+            for seat in self.stored.seats:
+                if seat.kind != "open" and secrets.compare_digest(seat.token, token):
+                    return seat.seat
+            if secrets.compare_digest(self.stored.watch_token, token):
+                return None
+        raise Forbidden("this link's token does not belong to this game")
+
+    def kind(self, seat: int) -> str:
+        return self.stored.seats[seat].kind
+
+    def actions(self, upto: int | None = None) -> list[int]:
+        return [a for _, a in self.stored.log[:upto]]
+
+    def changed(self) -> None:
+        self.views.clear()
+        self.shared = ""
+        self.undo_points.clear()
+
+    def replay(self, upto: int | None) -> azul.State:
+        """The position after the first ``upto`` entries of the log."""
+        s = self.stored
+        return position(s.game, self.options, s.seed, self.actions(upto))
+
+    def undo_point(self, seat: int) -> int | None:
+        """Where the log goes back to when ``seat`` undoes: before its last move, taking back
+        the bots' replies since, as long as no other person acted and nothing was drawn."""
+        if seat in self.undo_points:
+            return self.undo_points[seat]
+        point = None
+        if not self.state.is_terminal():
+            for m in reversed(self.played):
+                if m.seat == seat:
+                    point = m.index
+                    break
+                if self.kind(m.seat) != "bot":
+                    break
+        if point is not None:
+            later = self.stored.log[point:]
+            if any(s == CHANCE_SEAT for s, _ in later):
+                point = None  # the server drew pieces since
+            elif (  # did the state's own generator draw?
+                not self.options["explicit_chance"]
+                and self.replay(point).draws() != self.state.draws()
+            ):
+                point = None
+        self.undo_points[seat] = point
+        return point
+
+    def rematch_link(self, seat: int | None) -> dict[str, Any] | None:
+        """The link of the next game for this audience: its id and this seat's token there."""
+        follow = self.follow
+        if follow is None:
+            return None
+        if seat is None or follow.seats[seat].kind != "human":
+            return {"id": follow.id, "token": follow.watch_token}
+        return {"id": follow.id, "token": follow.seats[seat].token}
