@@ -187,7 +187,7 @@ class Run:
         c = self.config
         path = dataset.generation_folder(self.folder, g) / f"gate-{name}.jsonl"
         games = gate.jobs(c.game, self.options, str(self.weights(g)), opponent, c.gate_deals,
-                          derive(c.seed, g, 3), c.iterations)  # fmt: skip
+                          derive(c.seed, g, 3), c.iterations, c.hand_iterations)  # fmt: skip
         found = read_lines(path)
         if path.exists():  # rewritten without a line a kill cut short, so appends start clean
             tmp = path.with_name(path.name + ".tmp")
