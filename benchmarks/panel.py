@@ -7,27 +7,36 @@ greedy, the policy bot, the big-pile bot and any others named (earlier generatio
 Two players, mirrored deals (each deal is played with the seats swapped). Prints a Markdown
 table (win rate with its 95% interval, mean scores, and the same by the bot's seat) and writes
 the figures as JSON into docs/benchmarks/ (or --json), with the command and the commit.
+
+``--journal FILE`` makes a long panel resumable: every game is appended to FILE (JSON lines) as
+it finishes, and the same command run again plays only the games FILE lacks. A game is known by
+its deal and its seats' bot specs, so a journal can be shared by panels of other sizes: a
+400-game panel continues one of 100 games (its first 100 games are the same deals).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from provenance import ROOT, command, commit
 
 from azul.arena import tournament
-from azul.arena.match import GameResult
-from azul.arena.runner import run_jobs
+from azul.arena.match import GameResult, play_game
+from azul.arena.runner import Job
 from azul.arena.stats import mean_interval, summarize, wilson
 from azul.bots.spec import BotSpec
 
-# The panel; {time} is --time. The hand-evaluated MCTS is the server's "mcts" level.
+# The panel; {time} is --time. The hand-evaluated MCTS is the server's "mcts" level on the hand
+# evaluation (eval=hand: where a network ships, the level's default, eval=auto, would use it).
 PANEL = [
-    "mcts:time={time},iterations=null,scale=30,c=0.35",
+    "mcts:time={time},iterations=null,scale=30,c=0.35,eval=hand",
     "heuristic",
     "builder",
     "greedy",
@@ -83,8 +92,86 @@ def against(bot: str, opponent: str, results: list[GameResult]) -> dict[str, Any
     }
 
 
+def key(job: Job) -> str:
+    """A game as the journal knows it: the game, its options, the deal and the seats' specs."""
+    game, options, seats, seed, _ = job
+    return json.dumps([game, options, seed, [s.label for s in seats]], sort_keys=True)
+
+
+def read_journal(path: Path | None) -> dict[str, GameResult]:
+    """The games of a journal (a line a kill cut short is dropped)."""
+    found: dict[str, GameResult] = {}
+    if path is None or not path.exists():
+        return found
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            doc = json.loads(line)
+            found[doc["key"]] = GameResult(**doc["result"])
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+    return found
+
+
+def play_all(jobs: list[Job], workers: int) -> Iterator[tuple[int, GameResult]]:
+    """(index, result) of every job, in job order."""
+    if workers <= 1:
+        for i, job in enumerate(jobs):
+            yield i, play_game(*job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from enumerate(pool.map(_play, jobs))
+
+
+def _play(job: Job) -> GameResult:
+    return play_game(*job)
+
+
+def run(jobs: list[Job], workers: int, progress: bool, journal: Path | None) -> list[GameResult]:
+    """Every job's result, in job order: those in the journal read from it, the others played
+    (and appended to it as each comes back)."""
+    known = read_journal(journal)
+    results: dict[int, GameResult] = {}
+    todo: list[tuple[int, Job]] = []
+    for i, job in enumerate(jobs):
+        if key(job) in known:
+            results[i] = known[key(job)]
+        else:
+            todo.append((i, job))
+    if journal is not None:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        journal.write_text(  # rewritten whole, so that appends start on a clean line
+            "".join(
+                json.dumps({"key": k, "result": dataclasses.asdict(r)}) + "\n"
+                for k, r in known.items()
+            ),
+            encoding="utf-8",
+        )
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(jobs), initial=len(results), unit="game", disable=not progress)
+    try:
+        for n, result in play_all([job for _, job in todo], workers):
+            i, job = todo[n]
+            results[i] = result
+            if journal is not None:
+                with journal.open("a", encoding="utf-8") as f:
+                    doc = {"key": key(job), "result": dataclasses.asdict(result)}
+                    f.write(json.dumps(doc) + "\n")
+            bar.update(1)
+    finally:
+        bar.close()
+    return [results[i] for i in range(len(jobs))]
+
+
 def evaluate(
-    game: str, bot: str, opponents: list[str], games: int, workers: int, seed: int, progress: bool
+    game: str,
+    bot: str,
+    opponents: list[str],
+    games: int,
+    workers: int,
+    seed: int,
+    progress: bool,
+    journal: Path | None = None,
 ) -> list[dict[str, Any]]:
     """One row per opponent; all the games are run together, so the workers stay busy."""
     me = BotSpec.parse(bot)
@@ -93,7 +180,7 @@ def evaluate(
         tournament.match_jobs(game, {}, lineup, 2, games, seed + 10_000 * i, None)
         for i, lineup in enumerate(lineups)
     ]
-    results = run_jobs([job for plan in plans for job in plan], "local", workers, None, progress)
+    results = run([job for plan in plans for job in plan], workers, progress, journal)
     rows, start = [], 0
     for lineup, plan in zip(lineups, plans, strict=True):
         rows.append(against(me.label, lineup[1].label, results[start : start + len(plan)]))
@@ -143,6 +230,9 @@ def options() -> argparse.ArgumentParser:
         "--opponent", action="append", metavar="BOT", help="replace the panel by these (repeatable)"
     )
     parser.add_argument("--json", type=Path, help="where the JSON goes (default docs/benchmarks/)")
+    parser.add_argument(
+        "--journal", type=Path, help="JSON lines of the games played: resumes a killed panel"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -157,7 +247,10 @@ def main(argv: list[str] | None = None) -> None:
     skipped = [o for o in panel if BotSpec.parse(o).label == bot]
     panel = [o for o in panel if o not in skipped]  # a bot against itself tells nothing by name
     made = {"command": command(), "commit": commit()}  # the code as it starts
-    rows = evaluate(args.game, args.bot, panel, args.games, args.workers, args.seed, not args.quiet)
+    rows = evaluate(
+        args.game, args.bot, panel, args.games, args.workers, args.seed, not args.quiet,
+        args.journal,
+    )  # fmt: skip
     print(markdown(rows))
     report = {
         "game": args.game,

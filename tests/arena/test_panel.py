@@ -57,3 +57,27 @@ def test_bad_sizes_are_refused_naming_the_option():
         timeout=60,
     )
     assert run.returncode == 2 and "--games" in run.stderr
+
+
+def test_a_journal_resumes_the_panel_playing_only_the_games_it_lacks(tmp_path):
+    journal, out = tmp_path / "games.jsonl", tmp_path / "panel.json"
+
+    def panel(games):
+        command = [sys.executable, str(SCRIPT), "pavilion", "greedy", "--opponent", "random"]
+        command += ["--games", str(games), "--workers", "1", "--quiet", "--json", str(out)]
+        run = subprocess.run(
+            [*command, "--journal", str(journal)], capture_output=True, text=True, timeout=300
+        )
+        assert run.returncode == 0, run.stderr
+        return json.loads(out.read_text(encoding="utf-8"))["opponents"][0]
+
+    panel(2)
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    first = json.loads(lines[0])  # greedy in seat 0 of the first deal: given 500 points
+    first["result"]["scores"][0] = 500
+    journal.write_text(json.dumps(first) + "\n" + lines[1] + "\n{cut short", encoding="utf-8")
+    row = panel(4)
+    assert row["games"] == 4
+    assert row["by_seat"][0]["score"] > 250  # (500 + another game) / 2: read, not replayed
+    assert len(journal.read_text(encoding="utf-8").splitlines()) == 4  # the cut line dropped

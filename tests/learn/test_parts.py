@@ -123,6 +123,7 @@ def test_a_fit_killed_after_an_epoch_ends_as_an_uninterrupted_one(tmp_path):
         ({"game": "pavilion", "holdout": 0.9}, "holdout 0.9"),
         ({"game": "pavilion", "accept": 2}, "accept 2"),
         ({"game": "pavilion", "residual": "yes"}, "residual 'yes' is not true or false"),
+        ({"game": "pavilion", "hand_iterations": 0}, "hand_iterations 0 is not a positive"),
         ({"game": "pavilion", "gamez": 3}, "unknown run settings: gamez"),
     ],
 )
@@ -190,3 +191,23 @@ def test_the_hand_values_are_recorded_and_recomputed_by_replaying_the_moves(tmp_
     dataset.save_game(path, game)
     with pytest.raises(AzulError, match="g.npz has no hand values to train a residual network"):
         dataset.samples([path], residual=True)
+
+
+def test_a_gate_can_give_the_hand_evaluation_more_iterations_than_the_network():
+    from azul.learn import command, gate
+
+    options = {"players": 2}
+    equal = gate.jobs("sintra", options, "net.npz", None, 1, 5, 100)
+    more = gate.jobs("sintra", options, "net.npz", None, 1, 5, 100, hand_iterations=250)
+    for job in equal:
+        assert [dict(s.options)["iterations"] for s in gate.seat_specs(job)] == [100, 100]
+    for job in more:
+        by_seat = {seat: dict(s.options) for seat, s in enumerate(gate.seat_specs(job))}
+        for seat, o in by_seat.items():
+            mine = seat in job.candidate
+            assert o["iterations"] == (100 if mine else 250)
+            assert o["eval"] == ("learned" if mine else "hand")
+    # the setting is kept with the run and named in the command that reproduces it
+    assert "--hand-iterations" not in command.reproduce(Config("sintra"))
+    words = command.reproduce(Config("sintra", hand_iterations=250)).split()
+    assert words[words.index("--hand-iterations") + 1] == "250"

@@ -29,6 +29,8 @@ def test_a_tiny_run_end_to_end(tmp_path):
     assert meta["command"].startswith("python -m azul.learn sintra --players 2 --hidden 64,64")
     assert meta["trained"]["generations"] == [0, 1]
     assert meta["residual"] is True and "--residual" in meta["command"].split()
+    # the error of a correction of zero: the centred targets' own size, never zero
+    assert meta["trained"]["hand_rmse"] > 0 and curve[1]["hand_rmse"] > 0
     assert {"game", "players", "options", "commit"} <= set(meta)
     gate = json.loads((tmp_path / "gen-002" / "gate.json").read_text())
     assert gate["hand"]["games"] == 2  # one deal from each seat

@@ -31,6 +31,11 @@ SETTINGS = (  # (flag, type, help): run settings stored in config.json; None: th
     ("holdout", float, "share of the games held out to choose the epoch (default 0.1)"),
     ("gate_deals", int, "mirrored deals per gate match (default 20)"),
     ("accept", float, "win rate over the best network a candidate needs (default 0.55)"),
+    (
+        "hand_iterations",
+        int,
+        "the hand-evaluated opponent's iterations in gates (default: as many)",
+    ),
 )
 
 
@@ -151,5 +156,6 @@ def reproduce(config: Any) -> str:
     words += ["--hidden", ",".join(map(str, config.hidden))]
     words += ["--residual" if config.residual else "--no-residual"]
     for name, _, _ in SETTINGS:
-        words += ["--" + name.replace("_", "-"), str(getattr(config, name))]
+        if getattr(config, name) is not None:  # hand_iterations: None, as many as the network
+            words += ["--" + name.replace("_", "-"), str(getattr(config, name))]
     return shlex.join(words)

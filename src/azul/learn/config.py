@@ -39,6 +39,9 @@ class Config:
     gate_deals: int = 20  # mirrored deals per gate match (each played from every seat)
     accept: float = 0.55  # win rate over the current best a candidate needs to replace it
     residual: bool = True  # the networks learn corrections to the hand evaluation
+    # the hand-evaluated opponent's iterations in gates (None: ``iterations``): more where a
+    # network slows the search, so that the gate against the hand evaluation is at equal time
+    hand_iterations: int | None = None
 
     def __post_init__(self) -> None:
         _positive(self, "players", "generations", "games", "iterations", "window", "epochs")
@@ -54,6 +57,10 @@ class Config:
             raise OptionError(f"accept {self.accept!r} is not a win rate between 0 and 1")
         if not isinstance(self.residual, bool):
             raise OptionError(f"residual {self.residual!r} is not true or false")
+        if self.hand_iterations is not None and (
+            _bad_int(self.hand_iterations) or self.hand_iterations < 1
+        ):
+            raise OptionError(f"hand_iterations {self.hand_iterations!r} is not a positive integer")
         if self.lr == 0:
             raise OptionError("lr 0 would never change the network")
         load_game(self.game, players=self.players, **self.options)  # names a bad game or option

@@ -24,6 +24,8 @@ def rows(run: Path, config: Config) -> list[dict[str, Any]]:
             with np.load(folder / "weights.npz", allow_pickle=False) as f:
                 trained = json.loads(str(f["meta"]))["trained"]
             row["rmse"] = trained["rmse"]
+            if "hand_rmse" in trained:
+                row["hand_rmse"] = trained["hand_rmse"]
             row["samples"] = trained["samples"]
         if (folder / "gate.json").exists():
             row["gate"] = json.loads((folder / "gate.json").read_text(encoding="utf-8"))
@@ -59,7 +61,13 @@ def plot(path: Path, curve: list[dict[str, Any]]) -> bool:
         return False
     fig, (error, wins) = plt.subplots(1, 2, figsize=(10, 4))
     fitted = [r for r in curve if "rmse" in r]
-    error.plot([r["generation"] for r in fitted], [r["rmse"] for r in fitted], marker="o")
+    error.plot([r["generation"] for r in fitted], [r["rmse"] for r in fitted], marker="o",
+               label="network")  # fmt: skip
+    hand = [r for r in fitted if "hand_rmse" in r]
+    if hand:
+        x, y = [r["generation"] for r in hand], [r["hand_rmse"] for r in hand]
+        error.plot(x, y, marker="x", linestyle="--", label="hand evaluation alone")
+        error.legend()
     error.set(xlabel="generation", ylabel="held-out error (points)", title="value network")
     for name in ("hand", "previous"):
         gated = [r for r in curve if name in r.get("gate", {})]

@@ -22,6 +22,7 @@ class GateJob:
     seats: tuple[str | None, ...]  # per seat: a network's file, or None for the hand evaluation
     candidate: tuple[int, ...]  # the seats of the candidate
     iterations: int
+    hand_iterations: int | None = None  # the hand-evaluated seats' (None: ``iterations``)
 
 
 def spec(weights: str | None, iterations: int) -> BotSpec:
@@ -39,8 +40,10 @@ def jobs(
     deals: int,
     seed: int,
     iterations: int,
+    hand_iterations: int | None = None,
 ) -> list[GateJob]:
-    """The games of one gate match, in schedule order."""
+    """The games of one gate match, in schedule order (``hand_iterations``: those of the
+    hand-evaluated opponent, when it is given more to match a network's slower search)."""
     mine, theirs = BotSpec(CANDIDATE), BotSpec("opponent")
     out = []
     for deal, seats in schedule([mine, theirs], options["players"], deals, seed):
@@ -53,6 +56,7 @@ def jobs(
                 tuple(candidate if m else opponent for m in mark),
                 tuple(i for i, m in enumerate(mark) if m),
                 iterations,
+                hand_iterations,
             )
         )
     return out
@@ -60,7 +64,7 @@ def jobs(
 
 def play(job: GateJob) -> dict[str, Any]:
     """One gate game: the candidate's share of the win, the scores and the thinking time."""
-    seats = [spec(w, job.iterations) for w in job.seats]
+    seats = seat_specs(job)
     result = play_game(job.game, dict(job.options), seats, job.seed)
     won = sum(1 for s in job.candidate if s in result.winners) / len(result.winners)
     moves = [max(1, d) for d in result.decisions]
@@ -71,6 +75,13 @@ def play(job: GateJob) -> dict[str, Any]:
         "win": won,
         "seconds_per_move": [t / d for t, d in zip(result.think, moves, strict=True)],
     }
+
+
+def seat_specs(job: GateJob) -> list[BotSpec]:
+    """Each seat's MCTS: the networks at ``iterations``, the hand evaluation at
+    ``hand_iterations`` if given."""
+    hand = job.iterations if job.hand_iterations is None else job.hand_iterations
+    return [spec(w, job.iterations if w is not None else hand) for w in job.seats]
 
 
 def summary(games: list[dict[str, Any]]) -> dict[str, Any]:

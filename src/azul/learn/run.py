@@ -157,6 +157,8 @@ class Run:
             "held_out_samples": len(test), "epochs": curve,
             "rmse": fit.rmse(stored, scale.astype(np.float16).astype(np.float32), test),
         }  # fmt: skip
+        if c.residual:  # the held-out error of no correction: the hand evaluation's own
+            trained["hand_rmse"] = float(np.sqrt(np.mean(test.y.astype(np.float64) ** 2)))
         meta = {
             "game": c.game, "players": c.players, "options": self.options,
             "observation_size": self.size, "generation": g, "command": reproduce(c),
@@ -185,7 +187,7 @@ class Run:
         c = self.config
         path = dataset.generation_folder(self.folder, g) / f"gate-{name}.jsonl"
         games = gate.jobs(c.game, self.options, str(self.weights(g)), opponent, c.gate_deals,
-                          derive(c.seed, g, 3), c.iterations)  # fmt: skip
+                          derive(c.seed, g, 3), c.iterations, c.hand_iterations)  # fmt: skip
         found = read_lines(path)
         if path.exists():  # rewritten without a line a kill cut short, so appends start clean
             tmp = path.with_name(path.name + ".tmp")
