@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -169,6 +170,23 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _port_free(host: str, port: int) -> None:
+    """AzulError naming ``--port`` when the address is taken (uvicorn would print only its
+    errno and exit)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as e:
+            raise AzulError(
+                _(
+                    "cannot serve at {host}:{port} ({reason}): is another server running "
+                    "there? Choose another port with --port"
+                ).format(host=host, port=port, reason=e.strerror or e)
+            ) from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -196,29 +214,47 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 "postgresql://...); SQLite serves one process"
             ).format(n=args.workers)
         )
+    _port_free(args.host, args.port)
     app = create_app(args.database, settings=settings)
     url = f"http://{args.host}:{args.port}/"
     where = app.state.lobby.store.url
-    print(
-        _("Azul games at {url}  (games kept in {where})").format(url=url, where=where), flush=True
-    )
+    serving = _("Azul games at {url}  (games kept in {where})").format(url=url, where=where)
     hide_tokens()
     target: Any = app
     if args.workers > 1:  # each worker process makes its own application from these
         os.environ[SERVE_ENVIRONMENT] = serve_environment(args.database, settings)
         target = "azul.server.app:from_environment"
     settle_collector()
-    uvicorn.run(
-        target,
-        factory=args.workers > 1,
-        workers=args.workers,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        timeout_graceful_shutdown=5,
-        ws_max_size=settings.max_body,
-        http=GuardedHttp,  # caps per address, read timeouts, JSON 503 (server.connections)
-        ws=GuardedWebSockets,
-        ws_per_message_deflate=False,
-    )
+    options = {
+        "factory": args.workers > 1,
+        "workers": args.workers,
+        "host": args.host,
+        "port": args.port,
+        "log_level": "warning",
+        "timeout_graceful_shutdown": 5,
+        "ws_max_size": settings.max_body,
+        "http": GuardedHttp,  # caps per address, read timeouts, JSON 503 (server.connections)
+        "ws": GuardedWebSockets,
+        "ws_per_message_deflate": False,
+    }
+    if args.workers > 1:  # uvicorn's supervisor binds the port and starts the workers
+        print(serving, flush=True)
+        uvicorn.run(target, **options)
+    else:
+        _run(uvicorn, uvicorn.Config(target, **options), serving)
     return 0
+
+
+def _run(uvicorn: Any, config: Any, serving: str) -> None:
+    """Serve until stopped, saying ``serving`` once the server listens."""
+
+    class Server(uvicorn.Server):  # type: ignore[misc]
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                print(serving, flush=True)
+
+    server = Server(config)
+    server.run()
+    if not server.started:
+        raise AzulError(_("the server did not start (its errors are above)"))
