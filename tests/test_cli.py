@@ -367,6 +367,8 @@ assert sys.modules["tqdm"] is None and sys.modules["openskill"] is None
         cwd=tmp_path,
     )
     assert run.returncode == 0, run.stderr
-    extra = "matches and tournaments need the arena extra: pip install 'azul-games[arena]'"
+    # the tests run from a clone, whose install command is pip install -e (a wheel's is
+    # checked by the packaging test)
+    extra = "matches and tournaments need the arena extra: pip install -e '.[arena]'"
     assert f"azul: error: {extra}" in run.stderr
     assert f"run_jobs: {extra}" in run.stdout

@@ -12,6 +12,7 @@ from azul.arena.match import GameResult, play_game
 from azul.bots import Limit
 from azul.bots.spec import BotSpec
 from azul.core.errors import AzulError
+from azul.extras import install
 from azul.i18n import _
 
 Job = tuple[str, dict[str, Any], list[BotSpec], int, Limit | None]
@@ -41,7 +42,8 @@ def run_jobs(
             from tqdm import tqdm
         except ImportError:
             raise AzulError(
-                "matches and tournaments need the arena extra: pip install 'azul-games[arena]'"
+                "matches and tournaments need the arena extra: {command}",
+                command=install("arena"),
             ) from None
         results = tqdm(results, total=len(jobs), desc=_("games"), unit=_("game"))
     return list(results)
@@ -59,7 +61,7 @@ def _ray(jobs: list[Job], workers: int, address: str | None) -> Iterator[GameRes
     try:
         import ray
     except ImportError:
-        raise AzulError("the ray backend needs Ray: pip install -e '.[ray]'") from None
+        raise AzulError("the ray backend needs Ray: {command}", command=install("ray")) from None
     started = not ray.is_initialized()
     if started:
         kwargs: dict[str, Any] = (

@@ -15,6 +15,7 @@ from azul.arena.stats import BotStats, as_rows, summarize
 from azul.bots import Limit
 from azul.bots.spec import BotSpec
 from azul.core.errors import AzulError
+from azul.extras import install
 
 
 def match_jobs(
@@ -133,7 +134,7 @@ def plot_scores(results: list[GameResult], path: Path) -> Path:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise AzulError("plots need matplotlib: pip install -e '.[plot]'") from None
+        raise AzulError("plots need matplotlib: {command}", command=install("plot")) from None
     by_bot: dict[str, list[int]] = {}
     for r in results:
         for seat, bot in enumerate(r.seats):

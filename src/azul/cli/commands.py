@@ -18,6 +18,7 @@ from azul.cli.terminal import play, rules_text, wrap
 from azul.core import ansi
 from azul.core.errors import AzulError
 from azul.core.records import load_record, replay
+from azul.extras import install
 from azul.i18n import _
 
 
@@ -117,7 +118,7 @@ def _need_arena() -> None:
     core install does without."""
     if any(importlib.util.find_spec(name) is None for name in ("tqdm", "openskill")):
         raise AzulError(
-            "matches and tournaments need the arena extra: pip install 'azul-games[arena]'"
+            "matches and tournaments need the arena extra: {command}", command=install("arena")
         )
 
 
@@ -132,7 +133,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise AzulError(_("--plot needs matplotlib: pip install -e '.[plot]'")) from None
+            raise AzulError(
+                _("--plot needs matplotlib: {command}").format(command=install("plot"))
+            ) from None
     bots = [BotSpec.parse(b) for b in args.bots]
     for spec in bots:  # fail early on an unknown bot or option
         spec.make(0)
@@ -201,7 +204,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from azul.server.replies import hide_tokens
         from azul.server.settings import Settings
     except ImportError:
-        raise AzulError(_("the server needs its extra: pip install -e '.[server]'")) from None
+        raise AzulError(
+            _("the server needs its extra: {command}").format(command=install("server"))
+        ) from None
     settings = (
         Settings().with_limits(args.limit or []).with_files("components", args.components or [])
     )

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 import azul
+from azul.extras import install
 
 MODES = ("human", "ansi", "rgb_array")
 """The render modes of the environments."""
@@ -23,7 +24,7 @@ def rgb_array(state: azul.State) -> np.ndarray[Any, np.dtype[np.uint8]]:
     except (ImportError, OSError) as e:  # OSError: the Cairo library itself is missing
         raise ImportError(
             f"rgb_array rendering needs CairoSVG and the Cairo library ({e}): "
-            "pip install 'azul-games[research]' and, on Debian, apt install libcairo2"
+            f"{install('research')} and, on Debian, apt install libcairo2"
         ) from None
     svg = state.game.presenter().render_svg(state)
     png = cairosvg.svg2png(bytestring=svg.encode())

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from azul.core.errors import AzulError
+from azul.extras import install
 
 SETTINGS = (  # (flag, type, help): run settings stored in config.json; None: the stored value
     ("seed", int, "seed of the whole run (default 0)"),
@@ -116,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
         from azul.learn.run import Run
     except ImportError as e:
         raise AzulError(
-            f"training needs the train extra: pip install 'azul-games[train]' ({e})"
+            "training needs the train extra: {command} ({reason})",
+            command=install("train"),
+            reason=str(e),
         ) from None
     wanted = given(args)
     folder = args.dir or default_folder(args.game, wanted.get("players", 2))

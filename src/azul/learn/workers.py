@@ -9,6 +9,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
 from azul.core.errors import AzulError, OptionError
+from azul.extras import install
 
 BACKENDS = ("local", "ray")
 J = TypeVar("J")
@@ -69,7 +70,7 @@ def _ray(
     try:
         import ray
     except ImportError:
-        raise AzulError("the ray backend needs Ray: pip install -e '.[ray]'") from None
+        raise AzulError("the ray backend needs Ray: {command}", command=install("ray")) from None
     started = not ray.is_initialized()
     if started:
         kwargs: dict[str, Any] = (
