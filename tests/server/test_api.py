@@ -198,26 +198,42 @@ def test_live_views_carry_the_words_of_legal_moves_only_when_asked(client):
 
 
 def test_the_log_of_live_views_follows_moves_and_undos(client):
+    """A live view sends the log's moves after its first ``log_from``: after a move only the
+    new one, after an undo the log again from where it changed; followed as the browser
+    does, it is the HTTP view's whole log at every step."""
     g = new_game(client, HUMANS)
     gid = g["id"]
     t0, t1 = (s["token"] for s in g["seats"])
+    log: list = []
+
+    def follow(ws):
+        nonlocal log
+        message = ws.receive_json()
+        log = log[: message["log_from"]] + message["log"]
+        assert log == client.get(f"/api/games/{gid}", params={"token": t1}).json()["log"]
+        return message
+
     with client.websocket_connect(f"/api/games/{gid}/ws?token={g['watch_token']}") as ws:
-        assert ws.receive_json()["log"] == []
+        assert follow(ws)["log"] == []
         legal = client.get(f"/api/games/{gid}", params={"token": t0}).json()["legal"]
         first, other = legal[0]["move"], legal[-1]["move"]
         client.post(f"/api/games/{gid}/moves", json={"token": t0, "move": first})
-        assert [e["move"] for e in ws.receive_json()["log"]] == [first]
+        assert [e["move"] for e in follow(ws)["log"]] == [first]
         client.post(f"/api/games/{gid}/undo", json={"token": t0})
-        assert ws.receive_json()["log"] == []
+        assert follow(ws)["log"] == [] and log == []
         client.post(f"/api/games/{gid}/moves", json={"token": t0, "move": other})
-        assert [(e["ply"], e["move"]) for e in ws.receive_json()["log"]] == [(1, other)]
+        assert [(e["ply"], e["move"]) for e in follow(ws)["log"]] == [(1, other)]
         reply = client.get(f"/api/games/{gid}", params={"token": t1}).json()["legal"][0]
         client.post(f"/api/games/{gid}/moves", json={"token": t1, "move": reply["move"]})
-        log = ws.receive_json()["log"]
+        message = follow(ws)
+        assert message["log_from"] == 1 and len(message["log"]) == 1  # only the new move
         assert [(e["ply"], e["seat"], e["move"]) for e in log] == [
             (1, 0, other),
             (2, 1, reply["move"]),
         ]
+    with client.websocket_connect(f"/api/games/{gid}/ws?token={t0}") as ws:
+        message = ws.receive_json()  # a new connection is sent the whole log
+        assert message["log_from"] == 0 and message["log"] == log
 
 
 def test_svg_openapi_and_client_pages(client):
@@ -533,7 +549,8 @@ def test_a_live_move_names_its_view_too(client):
         first = ws.receive_json()
         ws.send_json({"action": first["legal"][0]["action"], "version": first["version"] + 5})
         refused = ws.receive_json()
-        assert "not played" in refused["error"] and refused["view"] == first
+        assert "not played" in refused["error"]
+        assert refused["view"] == {k: v for k, v in first.items() if k != "log_from"}
         ws.send_json({"action": first["legal"][0]["action"], "version": first["version"]})
         assert ws.receive_json()["version"] == first["version"] + 1
     view = client.get(f"/api/games/{g['id']}", params={"token": t1}).json()

@@ -251,7 +251,9 @@ def test_the_lobby_lists_public_games_only_and_never_seat_tokens(client):
     assert res.status_code == 400 and "printable" in res.json()["error"]
 
 
-def test_the_event_loop_never_waits_on_the_database(client, monkeypatch):
+def _store_threads(client, monkeypatch):
+    """The names of the threads that called the store while a game was created, read again,
+    played, undone, and the lobby listed."""
     threads = set()
     for name in ("create", "load", "append", "truncate", "claim", "list_public"):
         real = getattr(Store, name)
@@ -266,7 +268,21 @@ def test_the_event_loop_never_waits_on_the_database(client, monkeypatch):
     first_moves(client, g, 1)
     client.post(f"/api/games/{g['id']}/undo", json={"token": g["seats"][0]["token"]})
     client.get("/api/games")
+    return threads
+
+
+def test_the_event_loop_never_waits_on_postgresql(postgres_url, monkeypatch):
+    from tests.server.conftest import empty
+
+    empty(postgres_url)
+    with TestClient(create_app(postgres_url, ThreadPoolExecutor(2))) as client:
+        threads = _store_threads(client, monkeypatch)
     assert threads and all(t.startswith("azul-store") for t in threads)
+
+
+def test_sqlite_is_called_on_the_event_loop(client, monkeypatch):
+    threads = _store_threads(client, monkeypatch)
+    assert threads and not any(t.startswith("azul-store") for t in threads)
 
 
 def test_database_errors_never_log_tokens(tmp_path, caplog):

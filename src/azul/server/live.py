@@ -43,9 +43,20 @@ def view(table: Table, seat: int | None, details: bool = True) -> str:
     encoded once per change, and each move of the log once for the game's life.
     ``details``: the legal moves carry their words, preview and details (most of the work
     of a view, and only a client that shows them asks for them)."""
+    details = details and seat is not None and seat == table.state.current_player()
+    known = table.views.get((seat, details))
+    if known is None:
+        known = table.views[seat, details] = (
+            f'{head(table, seat, details)},"log":[{table.log_text()}]}}'
+        )
+    return known
+
+
+def head(table: Table, seat: int | None, details: bool) -> str:
+    """A view's JSON text without its log and closing brace, built once per change."""
     state = table.state
     details = details and seat is not None and seat == state.current_player()
-    known = table.views.get((seat, details))
+    known = table.heads.get((seat, details))
     if known is not None:
         return known
     position = state.public_view(seat)
@@ -57,7 +68,7 @@ def view(table: Table, seat: int | None, details: bool = True) -> str:
         "rematch": table.rematch_link(seat),
         "position": position,
     }
-    known = table.views[seat, details] = f"{{{_shared(table)},{encode(own)[1:-1]}}}"
+    known = table.heads[seat, details] = f"{{{_shared(table)},{encode(own)[1:-1]}"
     return known
 
 
@@ -84,7 +95,7 @@ def _shared(table: Table) -> str:
         "breakdown": state.score_breakdown(),
         "last": _last_moves(table),
     }
-    table.shared = f'{encode(alike)[1:-1]},"log":[{table.log_text()}]'
+    table.shared = encode(alike)[1:-1]
     return table.shared
 
 
@@ -139,7 +150,7 @@ def subscribe(table: Table, seat: int | None, most: int, details: bool = False) 
         raise TooMany("this game has too many live connections", retry_after=60)
     listener = Listener(seat, details)
     table.listeners.append(listener)
-    listener.post(view(table, seat, details))
+    listener.post(head(table, seat, details), tuple(table.played))
     return listener
 
 
@@ -151,5 +162,6 @@ def unsubscribe(table: Table, listener: Listener) -> None:
 
 def post(table: Table) -> None:
     """Send every live connection of a table the new view of its audience."""
+    played = tuple(table.played)
     for listener in table.listeners:
-        listener.post(view(table, listener.seat, listener.details))
+        listener.post(head(table, listener.seat, listener.details), played)

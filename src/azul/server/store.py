@@ -11,7 +11,8 @@ and new version, so the other processes refresh their copy and tell their client
 turn is computed by the one process that claims it (``claim_bot``) for a lease it renews, which
 another process takes over once it has expired (the first one crashed).
 
-The store is synchronous; the server calls it from worker threads, never on its event loop.
+The store is synchronous. The server calls PostgreSQL from worker threads, never on its event
+loop; SQLite, a local file whose commits in WAL mode do not wait for the disk, on the loop.
 """
 
 from __future__ import annotations

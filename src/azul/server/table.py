@@ -120,21 +120,38 @@ class Played:
 @dataclass
 class Listener:
     """A live connection: it is sent the newest view of its audience, older ones are dropped.
-    ``details``: whether its legal moves carry their words, preview and details."""
+    ``details``: whether its legal moves carry their words, preview and details.
+
+    A view is posted as its text without the log (``head``) and the log's moves; what is sent
+    carries only the moves the connection was not sent yet, after the first ``log_from``
+    (a game's whole log grows with every move, and every view would repeat it)."""
 
     seat: int | None
     details: bool = False
     ready: asyncio.Event = field(default_factory=asyncio.Event)
-    text: str = ""
+    head: str = "{"
+    played: tuple[Played, ...] = ()
+    sent: tuple[int, Played | None] = (0, None)  # how many moves were sent, and the last one
 
-    def post(self, text: str) -> None:
-        self.text = text
+    def post(self, head: str, played: tuple[Played, ...]) -> None:
+        self.head, self.played = head, played
         self.ready.set()
 
     async def next(self) -> str:
         await self.ready.wait()
         self.ready.clear()
-        return self.text
+        return self.text()
+
+    def text(self) -> str:
+        """The newest view, with the moves of the log this connection was not sent yet (all
+        of them when an undo or a reload changed the moves it was sent)."""
+        played = self.played
+        start, last = self.sent
+        if start > len(played) or (start and played[start - 1] is not last):
+            start = 0
+        more = ",".join(f'{{"ply":{n},{m.body}}}' for n, m in enumerate(played[start:], start + 1))
+        self.sent = (len(played), played[-1] if played else None)
+        return f'{self.head},"log_from":{start},"log":[{more}]}}'
 
 
 @dataclass
@@ -149,6 +166,7 @@ class Table:
     listeners: list[Listener] = field(default_factory=list)
     # JSON text of the views, by audience and whether legal moves carry their details
     views: dict[tuple[int | None, bool], str] = field(default_factory=dict)
+    heads: dict[tuple[int | None, bool], str] = field(default_factory=dict)  # views less the log
     shared: str = ""  # the JSON text of what every audience's view holds, this version
     users: int = 0  # requests using the table now
     used: float = field(default_factory=time.monotonic)
@@ -200,6 +218,7 @@ class Table:
 
     def changed(self) -> None:
         self.views.clear()
+        self.heads.clear()
         self.shared = ""
         self.undo_points.clear()
 

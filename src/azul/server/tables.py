@@ -47,9 +47,12 @@ class Tables:
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
-        # SQLite takes one writer at a time, and a second thread would wait in its busy loop
-        threads = 1 if store.engine.dialect.name == "sqlite" else 4
-        self.threads = ThreadPoolExecutor(threads, thread_name_prefix="azul-store")
+        # PostgreSQL is across a connection: its calls run in threads, and the event loop never
+        # waits on it. SQLite is a local file whose commits, in WAL mode, do not wait for the
+        # disk: its calls run on the event loop, where a move's commit takes about a
+        # millisecond and a thread's hand-offs took several (docs/benchmarks.md, Server load).
+        self.inline = store.engine.dialect.name == "sqlite"
+        self.threads = ThreadPoolExecutor(4, thread_name_prefix="azul-store")
         self.kept: dict[str, Table] = {}
         self.loading: dict[str, asyncio.Future[Table]] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -67,7 +70,9 @@ class Tables:
         self.threads.shutdown(wait=False)
 
     async def io(self, function: Callable[[*Ts], T], *args: *Ts) -> T:
-        """Run a store call in the store's threads: the event loop never waits on the database."""
+        """Run a store call: on the event loop for SQLite, in the store's threads otherwise."""
+        if self.inline:
+            return function(*args)
         return await asyncio.get_running_loop().run_in_executor(self.threads, function, *args)
 
     def spawn(self, job: Coroutine[Any, Any, None]) -> None:

@@ -34,19 +34,23 @@ export async function api(path, body) {
 
 /**
  * A WebSocket to a game that reconnects with a growing delay (1 s to 15 s). ``onView`` gets
- * every view; ``onState`` the connection's state: "connected", "reconnecting" (with the seconds
- * to wait) or "refused" (with the close reason: the link is wrong, or too many connections).
+ * every view, its log whole; ``onState`` the connection's state: "connected", "reconnecting"
+ * (with the seconds to wait) or "refused" (with the close reason: the link is wrong, or too
+ * many connections).
  */
 export function live(url, onView, onError, onState) {
   let delay = 1000;
   let socket = null;
   let stopped = false;
+  let log = [];  // a live view sends only the moves after its first log_from
   function open() {
     socket = new WebSocket(url);
     socket.onopen = () => { delay = 1000; onState("connected"); };
     socket.onmessage = event => {
       const data = JSON.parse(event.data);
-      if (data.error) onError(data.error); else onView(data);
+      if (data.error) { onError(data.error); return; }
+      log = data.log = log.slice(0, data.log_from).concat(data.log);
+      onView(data);
     };
     socket.onclose = event => {
       if (stopped) return;
