@@ -10,7 +10,8 @@ the view where it is the player's turn again) are measured idle, then under each
 - ``hints``: 20 addresses (127.0.0.10 to 127.0.0.29) asking for hints as fast as they can.
 
 Everything is on loopback, bounded in connections and in time (``--moves`` per phase, and at
-most ``--phase-seconds``). The server is started with its default limits. Each flood runs in a
+most ``--phase-seconds``). The server is started with its default limits, but for new games
+(the measured player starts one every 80 moves or so). Each flood runs in a
 process of its own, so that its thousand connections do not delay the measured player's own
 event loop (which would count the flooding client's work as the server's). The target: under
 each flood, p99 within 3 times its idle value.
@@ -246,7 +247,9 @@ def main() -> int:
     parser.add_argument("--out", help="also write the results here (JSON)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="azul-floods-")
-    proc = start_server(args.port, f"sqlite:///{Path(folder) / 'floods.db'}", limits={})
+    # the default limits, but for new games: the measured player starts a game every 80 moves
+    limits = {"creates_per_minute": 1000}
+    proc = start_server(args.port, f"sqlite:///{Path(folder) / 'floods.db'}", limits=limits)
     try:
         result = asyncio.run(run(args, f"http://127.0.0.1:{args.port}", args.port))
     finally:

@@ -360,6 +360,10 @@ def test_drawings_per_client_per_minute_and_waiting_at_most(make_client):
     res = client.get(url, params={"token": g["watch_token"]})
     assert res.status_code == 429 and int(res.headers["retry-after"]) > 0
     assert "too many requests" in res.json()["error"]
+    # counted before the request is routed or read: beyond the rate, even a drawing of no
+    # game, or with a malformed query, is refused at once, in the client's language
+    res = client.get("/api/games/nosuchgame/svg?ply=-1", headers={"Accept-Language": "fr"})
+    assert res.status_code == 429 and "adresse" in res.json()["error"]
 
 
 def test_drawings_waiting_beyond_the_bound_are_refused(make_client, monkeypatch):

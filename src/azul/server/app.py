@@ -31,7 +31,7 @@ from azul import i18n
 from azul.core.errors import AzulError
 from azul.server.connections import configure as configure_connections
 from azul.server.errors import INTERNAL, LastResort, NotFound, TooLarge
-from azul.server.guards import BodyLimit, Connections, Rates
+from azul.server.guards import BodyLimit, Connections, Rates, RatesFirst
 from azul.server.notices import listen
 from azul.server.processes import die_with_parent
 from azul.server.replies import answer, hide_tokens, invalid, language
@@ -130,6 +130,7 @@ def _answer_errors(app: FastAPI, settings: Settings) -> None:
         return limit.translate(i18n.in_language(language(HTTPConnection(scope))))
 
     app.add_middleware(BodyLimit, limit=settings.max_body, message=too_large)
+    app.add_middleware(RatesFirst, rates=lambda scope: scope["app"].state.rates)
 
     def internal(scope: Scope) -> str:
         return i18n.in_language(language(HTTPConnection(scope)))(INTERNAL)

@@ -12,7 +12,7 @@ from azul.core.errors import AzulError
 from azul.server.errors import responses
 from azul.server.links import linked
 from azul.server.replies import client_of, json_view
-from azul.server.routes import lobby_of, rates_of
+from azul.server.routes import lobby_of
 from azul.server.schema import Language, Move, Refused, Token
 
 router = APIRouter()
@@ -77,7 +77,7 @@ async def get_svg(
             lang=lang,
             languages=", ".join(i18n.LANGUAGES),
         )
-    rates_of(request).hit("draw", client_of(request))
+    # counted against the address's rate by guards.RatesFirst, before the request was read
     svg = await lobby_of(request).svg(game_id, token, patterns, ply, lang, layout, focus)
     return Response(svg, media_type="image/svg+xml")
 
@@ -88,8 +88,7 @@ async def get_svg(
     responses=responses(400, 403, 404, 409, 429),
 )
 async def post_hint(game_id: str, body: Token, request: Request) -> list[dict[str, Any]]:
-    """A bot's three best moves for the seat to move."""
-    rates_of(request).hit("hint", client_of(request))
+    """A bot's three best moves for the seat to move (the address's rate: guards.RatesFirst)."""
     return await lobby_of(request).hint(game_id, body.token, client_of(request))
 
 
