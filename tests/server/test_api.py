@@ -413,13 +413,42 @@ def test_live_connections_during_a_database_outage_give_their_slot_back(client, 
             url = f"/api/games/{g['id']}/ws?token={g['watch_token']}"
             with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url):
                 pass
-            assert refused.value.code == 1011
+            assert refused.value.code == 1013  # try again later: the client comes back
+            assert "database" in refused.value.reason
     finally:
         lobby.store.load = loads
     with client.websocket_connect(f"/api/games/{g['id']}/ws?token={g['watch_token']}") as ws:
         assert ws.receive_json()["id"] == g["id"]
-    tracebacks = [r for r in caplog.records if r.exc_info]
-    assert len(tracebacks) == 40  # one per failed connection
+    assert not [r for r in caplog.records if r.exc_info]  # an outage is no internal error
+    assert sum("waits for the store" in r.getMessage() for r in caplog.records) == 40
+
+
+def test_requests_during_a_database_outage_are_answered_503(client):
+    from sqlalchemy.exc import OperationalError
+
+    g = new_game(client, HUMANS)
+    t0 = g["seats"][0]["token"]
+    legal = client.get(f"/api/games/{g['id']}", params={"token": t0}).json()["legal"]
+    lobby = client.app.state.lobby
+    appends = lobby.store.append
+
+    def down(*args):
+        raise OperationalError("INSERT", {}, ConnectionRefusedError("the database is down"))
+
+    lobby.store.append = down
+    try:
+        move = {"token": t0, "action": legal[0]["action"]}
+        res = client.post(f"/api/games/{g['id']}/moves", json=move)
+        assert res.status_code == 503 and int(res.headers["retry-after"]) > 0
+        assert "nothing was done" in res.json()["error"]
+        with client.websocket_connect(f"/api/games/{g['id']}/ws?token={t0}") as ws:
+            ws.receive_json()
+            ws.send_json({"action": legal[0]["action"]})
+            assert "nothing was done" in ws.receive_json()["error"]
+    finally:
+        lobby.store.append = appends
+    res = client.post(f"/api/games/{g['id']}/moves", json=move)  # the move was never played
+    assert res.status_code == 200 and len(res.json()["log"]) == 1
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import asyncio
 import dataclasses
 import gc
 import json
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -30,7 +31,7 @@ import azul
 from azul import i18n
 from azul.core.errors import AzulError
 from azul.server.connections import configure as configure_connections
-from azul.server.errors import INTERNAL, LastResort, NotFound, TooLarge
+from azul.server.errors import INTERNAL, LastResort, NotFound, TooLarge, Unavailable
 from azul.server.guards import BodyLimit, Connections, Rates, RatesFirst
 from azul.server.notices import listen
 from azul.server.processes import die_with_parent
@@ -38,9 +39,11 @@ from azul.server.replies import answer, hide_tokens, invalid, language
 from azul.server.routes import games, live, table
 from azul.server.service import Lobby
 from azul.server.settings import Settings
-from azul.server.store import Store
+from azul.server.store import OUTAGES, Store
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+
+log = logging.getLogger("azul.server")
 
 SERVE_ENVIRONMENT = "AZUL_SERVE"
 """The environment variable through which ``azul serve --workers N`` hands each worker process
@@ -140,6 +143,16 @@ def _answer_errors(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(AzulError)
     async def azul_error(request: Request, exc: AzulError) -> JSONResponse:
         return answer(request, exc)
+
+    async def outage(request: Request, exc: Exception) -> JSONResponse:
+        """The database is away (it restarts, say): 503, not an internal error."""
+        log.warning(
+            "the store is unavailable on %s %s: %s", request.method, request.url.path[:80], exc
+        )
+        return answer(request, Unavailable())
+
+    for kind in OUTAGES:
+        app.add_exception_handler(kind, outage)
 
     @app.exception_handler(RequestValidationError)
     async def not_valid(request: Request, exc: RequestValidationError) -> JSONResponse:

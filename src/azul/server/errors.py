@@ -16,6 +16,7 @@ from azul.i18n import N_
 from azul.server.store import Stale
 
 INTERNAL = N_("internal error: the server could not answer")  # a 500, in the client's language
+UNAVAILABLE = N_("the database cannot be reached just now: nothing was done, try again in a moment")
 log = logging.getLogger("azul.server")
 
 
@@ -51,6 +52,13 @@ class TooMany(AzulError):
         self.retry_after = retry_after
 
 
+class Unavailable(TooMany):
+    """The database cannot be reached (it restarts, say): nothing was done, try again."""
+
+    def __init__(self, retry_after: int = 2):
+        super().__init__(UNAVAILABLE, retry_after=retry_after)
+
+
 class Invalid(AzulError):
     """A request that does not have the documented shape."""
 
@@ -68,6 +76,7 @@ STATUS: list[tuple[type[AzulError], int]] = [
     (Conflict, 409),
     (Stale, 409),
     (TooLarge, 413),
+    (Unavailable, 503),
     (TooMany, 429),
     (Invalid, 422),
 ]
@@ -89,8 +98,10 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         413: "the request body is too large",
         422: "the request does not have the documented shape",
         429: "too many requests from this address: see Retry-After",
+        503: "the server is full, or its database cannot be reached: see Retry-After",
     }
-    return {c: {"model": ErrorBody, "description": meaning[c]} for c in sorted({*codes, 413, 422})}
+    every = {413, 422, 503}  # whatever the endpoint
+    return {c: {"model": ErrorBody, "description": meaning[c]} for c in sorted({*codes, *every})}
 
 
 class LastResort:

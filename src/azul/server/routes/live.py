@@ -14,11 +14,12 @@ from starlette.types import Message
 
 from azul import i18n
 from azul.core.errors import AzulError
-from azul.server.errors import INTERNAL, TooLarge, TooMany, status_of
+from azul.server.errors import INTERNAL, UNAVAILABLE, TooLarge, TooMany, Unavailable, status_of
 from azul.server.guards import Connections
 from azul.server.replies import client_of, error_body, invalid, language
 from azul.server.routes import lobby_of
 from azul.server.schema import LiveMove
+from azul.server.store import OUTAGES
 
 router = APIRouter()
 log = logging.getLogger("azul.server")
@@ -52,7 +53,11 @@ async def _live(websocket: WebSocket, game_id: str, token: str, lang: str, detai
         code = {404: 4404, 403: 4403, 429: 4429}.get(status_of(e), 4400)
         await websocket.close(code=code, reason=e.translate(gettext)[:120])
         return
-    except Exception:  # the store is down, say: an internal error, logged once
+    except OUTAGES as e:  # the database is away: the client comes back later (1013)
+        log.warning("a live connection to game %s waits for the store: %s", game_id[:40], e)
+        await websocket.close(code=1013, reason=gettext(UNAVAILABLE)[:120])
+        return
+    except Exception:
         log.exception("internal error opening a live connection to game %s", game_id[:40])
         await websocket.close(code=1011, reason=gettext(INTERNAL)[:120])
         return
@@ -100,6 +105,9 @@ async def _move(
         await lobby.play(game_id, token, body.action, body.move, body.version, details)
     except AzulError as e:
         return error_body(e, lang)
+    except OUTAGES as e:
+        log.warning("a WebSocket move in game %s waits for the store: %s", game_id[:40], e)
+        return error_body(Unavailable(), lang)
     except Exception:
         log.exception("internal error on a WebSocket move in game %s", game_id[:40])
         return {"error": i18n.in_language(lang)(INTERNAL)}
