@@ -6,7 +6,7 @@ greedy, the policy bot, the big-pile bot and any others named (earlier generatio
 
 Two players, mirrored deals (each deal is played with the seats swapped). Prints a Markdown
 table (win rate with its 95% interval, mean scores, and the same by the bot's seat) and writes
-the figures as JSON into docs/benchmarks/ (or --json), with the command and the commit.
+the figures as JSON into benchmarks/results/ (or --json), with the command and the commit.
 
 ``--journal FILE`` makes a long panel resumable: every game is appended to FILE (JSON lines) as
 it finishes, and the same command run again plays only the games FILE lacks. A game is known by
@@ -208,7 +208,7 @@ def markdown(rows: list[dict[str, Any]]) -> str:
 
 def default_path(game: str, bot: str) -> Path:
     slug = re.sub(r"[^a-z0-9.]+", "-", bot.lower()).strip("-")
-    return ROOT / "docs" / "benchmarks" / f"{game}-panel-{slug}.json"
+    return ROOT / "benchmarks" / "results" / f"{game}-panel-{slug}.json"
 
 
 def options() -> argparse.ArgumentParser:
@@ -229,7 +229,7 @@ def options() -> argparse.ArgumentParser:
     parser.add_argument(
         "--opponent", action="append", metavar="BOT", help="replace the panel by these (repeatable)"
     )
-    parser.add_argument("--json", type=Path, help="where the JSON goes (default docs/benchmarks/)")
+    parser.add_argument("--json", type=Path, help="where the JSON goes (default benchmarks/results/)")
     parser.add_argument(
         "--journal", type=Path, help="JSON lines of the games played: resumes a killed panel"
     )
