@@ -229,7 +229,7 @@ def options() -> argparse.ArgumentParser:
     parser.add_argument(
         "--opponent", action="append", metavar="BOT", help="replace the panel by these (repeatable)"
     )
-    parser.add_argument("--json", type=Path, help="where the JSON goes (default benchmarks/results/)")
+    parser.add_argument("--json", type=Path, help="the JSON file (default: in benchmarks/results/)")
     parser.add_argument(
         "--journal", type=Path, help="JSON lines of the games played: resumes a killed panel"
     )
