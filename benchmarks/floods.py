@@ -12,8 +12,9 @@ the view where it is the player's turn again) are measured idle, then under each
 Everything is on loopback, bounded in connections and in time (``--moves`` per phase, and at
 most ``--phase-seconds``). The server is started with its default limits, but for new games
 (the measured player starts one every 80 moves or so). Each flood runs in a
-process of its own, so that its thousand connections do not delay the measured player's own
-event loop (which would count the flooding client's work as the server's). The target: under
+process of its own, at nice 10, so that its thousand connections do not delay the measured
+player's own event loop nor take the processor from the server (which would count the flooding
+client's work as the server's). The target: under
 each flood, p99 within 3 times its idle value.
 
     python benchmarks/floods.py                 # every phase, about a minute or two
@@ -26,6 +27,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -175,7 +177,11 @@ def quantiles(values: list[float]) -> dict[str, float | None]:
 
 
 def flood_process(flood: str, url: str, port: int, stopped, sent) -> None:
-    """In a process of its own: the flood until ``stopped`` is set; its requests in ``sent``."""
+    """In a process of its own: the flood until ``stopped`` is set; its requests in ``sent``.
+    At nice 10: a hostile client runs on its own machine, and here it shares two cores with
+    the server, the measured player and the bot, so its own processing would otherwise count
+    as the server's slowness (it still floods as fast as it can with the processor it gets)."""
+    os.nice(10)
 
     async def main() -> None:
         stop = asyncio.Event()
