@@ -130,6 +130,27 @@ def test_creations_and_hints_per_client_per_minute(make_client):
     assert res.status_code == 429 and res.headers["retry-after"]
 
 
+def test_hints_per_game_per_minute_count_only_the_seat_to_move(make_client):
+    """A household shares an address: the address's rate is generous, and each game has its
+    own. Requests without the seat's token do not use up the game's hints."""
+    client = make_client(hints_per_minute=100, hints_per_game=2)
+    g, other = (
+        create(client, options={"first_player": 0}),
+        create(client, options={"first_player": 0}),
+    )
+    url = f"/api/games/{g['id']}/hint"
+    for token in (g["watch_token"], "not-a-token", g["seats"][1]["token"]) * 3:
+        assert client.post(url, json={"token": token}).status_code in (403, 409)
+    token = g["seats"][0]["token"]
+    for _ in range(2):
+        assert client.post(url, json={"token": token}).status_code == 200
+    res = client.post(url, json={"token": token}, headers={"Accept-Language": "fr"})
+    assert res.status_code == 429 and int(res.headers["retry-after"]) > 0
+    assert "cette partie" in res.json()["error"]
+    theirs = {"token": other["seats"][0]["token"]}  # the same address, another game
+    assert client.post(f"/api/games/{other['id']}/hint", json=theirs).status_code == 200
+
+
 def test_live_connections_per_game_and_per_address(make_client):
     client = make_client(sockets_per_game=2, sockets_per_client=3)
     g, h = create(client), create(client)

@@ -17,6 +17,7 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from azul.i18n import N_
 from azul.server.errors import TooMany
 from azul.server.replies import answer, client_of
 
@@ -84,11 +85,17 @@ class _Storage(MemoryStorage):
 
 
 class Rates:
-    """Requests per client address and minute, by kind (creations, hints)."""
+    """Requests per minute, by kind (creations, hints) and by whom (a client address, or a
+    game); over the rate, TooMany with ``message``."""
 
-    def __init__(self, per_minute: dict[str, int]):
+    def __init__(
+        self,
+        per_minute: dict[str, int],
+        message: str = N_("too many requests from your address: try again in {seconds} s"),
+    ):
         self.items = {kind: RateLimitItemPerMinute(n) for kind, n in per_minute.items()}
         self.limiter = MovingWindowRateLimiter(_Storage())
+        self.message = message
 
     def hit(self, kind: str, client: str) -> None:
         """Count one request; TooMany with the seconds to wait when over the rate."""
@@ -96,11 +103,7 @@ class Rates:
         if not self.limiter.hit(item, kind, client):
             reset = self.limiter.get_window_stats(item, kind, client).reset_time
             wait = max(1, math.ceil(reset - time.time()))
-            raise TooMany(
-                "too many requests from your address: try again in {seconds} s",
-                retry_after=wait,
-                seconds=wait,
-            )
+            raise TooMany(self.message, retry_after=wait, seconds=wait)
 
 
 class RatesFirst:

@@ -17,10 +17,12 @@ from typing import Any
 
 from azul.core.api import CHANCE
 from azul.core.errors import AzulError
+from azul.i18n import N_
 from azul.server import live, lobby
 from azul.server.bots import Bots
 from azul.server.drawings import Drawings
 from azul.server.errors import Conflict, Forbidden, Outdated
+from azul.server.guards import Rates
 from azul.server.settings import DEFAULT_FILE, Settings
 from azul.server.store import CHANCE_SEAT, Stale, Store
 from azul.server.table import Listener, Table, bot_turn, check_move, position
@@ -80,6 +82,10 @@ class Lobby:
         self.tables.changed = live.post
         self.tables.wake = self.bots.start
         self.move_times = MoveTimes()
+        self.hint_rates = Rates(  # by game
+            {"hint": self.settings.hints_per_game},
+            N_("too many hints in this game: try again in {seconds} s"),
+        )
 
     def warm_up(self) -> None:
         self.drawings.warm_up()
@@ -163,11 +169,13 @@ class Lobby:
 
     async def hint(self, game_id: str, token: str | None, client: str = "") -> list[dict[str, Any]]:
         """The hint bot's best moves for the seat to move, thought out in the process pool
-        after the bots' moves; TooMany when too many hints wait (from ``client``, or all)."""
+        after the bots' moves; TooMany over the game's rate, or when too many hints wait (from
+        ``client``, or all)."""
         async with self.tables.use(game_id) as table:
             seat = table.seat_of(token)
             if seat is None or seat != table.state.current_player():
                 raise Conflict("hints are for the player to move")
+            self.hint_rates.hit("hint", game_id)  # counted once the token is a seat's
             s = table.stored
             job = (s.game, table.options, s.seed, table.actions(), s.seed + len(s.log))
             key = (s.id, s.version)

@@ -45,7 +45,8 @@ class Settings:
     bot_iterations: int | None = None  # most search iterations per move (None: time only)
     bot_processes: int = 2  # processes where bots think (hints: one fewer, of lower priority)
     creates_per_minute: int = 20  # new games and seats joined, per client address
-    hints_per_minute: int = 30  # per client address
+    hints_per_minute: int = 120  # per client address (a household shares one address)
+    hints_per_game: int = 30  # per game and minute, asked with a seat's token
     hints_queued: int = 8  # hints waiting for their process at most (then 429)
     hints_per_client: int = 2  # hints from one address waiting or thinking at most
     drawings_per_minute: int = 600  # SVG drawings asked for, per client address (a fast game
