@@ -44,6 +44,23 @@ def test_play_a_whole_game_against_random(tmp_path):
     assert rec[-1]["scores"] == final.scores()
 
 
+def test_moves_groups_the_many_passes_and_bots_moves_are_said_in_words():
+    from azul.cli.terminal import grouped
+
+    few = ["F1:R", "P@C1"] + [f"pass:{'P' * i}{'Y' * j}" for i in range(2) for j in range(4)]
+    assert grouped(few) == few  # 8 passes are listed as they are typed
+    many = ["F1:R", "P@C1"] + [f"pass:{'P' * i}{'Y' * j}" for i in range(4) for j in range(4)]
+    assert grouped(many) == ["F1:R", "P@C1", "pass:… (16 ways, e.g. pass:PPPYYY)"]
+    assert grouped(["F1:B>1"] * 20) == ["F1:B>1"] * 20  # not a word: Sintra's moves stay
+
+    state = azul.load_game("pavilion", first_player=1).new_initial_state(3)
+    out = []
+    answers = iter(["quit"])
+    cli.play(state, {0}, {1: make("greedy")}, seed=3, ask=lambda p: next(answers), say=out.append)
+    (line,) = [x for x in out if x.startswith("seat 1 plays")]
+    assert ": takes " in line  # the move in words: "F3:R: takes red ×2 from factory 3"
+
+
 def test_end_of_input_leaves_cleanly():
     state = azul.load_game("pavilion", first_player=0).new_initial_state(1)
 

@@ -33,6 +33,31 @@ def wrap(items: list[str]) -> str:
     return textwrap.fill("  ".join(items), width=100, subsequent_indent="  ")
 
 
+GROUPED = 8  # more variants than this of one word (Summer Pavilion's "pass:...") are grouped
+
+
+def grouped(moves: list[str]) -> list[str]:
+    """The legal moves to list: the many variants of one word ("pass:PY", "pass:PPY", ...)
+    as one entry that says how many there are and gives one, the others as they are."""
+    families: dict[str, list[str]] = {}
+    for move in moves:
+        word, colon, _rest = move.partition(":")
+        if colon and word.isalpha():
+            families.setdefault(word, []).append(move)
+    shown, said = [], set()
+    for move in moves:
+        word = move.partition(":")[0]
+        family = families.get(word, [])
+        if len(family) <= GROUPED:
+            shown.append(move)
+        elif word not in said:
+            said.add(word)
+            text = _("{word}:… ({count} ways, e.g. {example})")
+            example = max(family, key=len)  # the notation at its fullest
+            shown.append(text.format(word=word, count=len(family), example=example))
+    return shown
+
+
 def command_words() -> dict[str, str]:
     """Each command's word in the current language (the English words work too)."""
     return {
@@ -119,9 +144,9 @@ class TerminalGame:
     def bot_turn(self, seat: int) -> None:
         state = self.state
         action = self.bots[seat].choose(state)
-        self.say(
-            _("seat {seat} plays {move}").format(seat=seat, move=state.action_to_string(action))
-        )
+        words = state.game.presenter().describe_action(state, action).translate(_)
+        played = _("seat {seat} plays {move}: {words}")
+        self.say(played.format(seat=seat, move=state.action_to_string(action), words=words))
         state.apply_action(action)
         if state.current_player() in self.humans or state.is_terminal():
             self.show()
@@ -132,7 +157,7 @@ class TerminalGame:
         if name == "help":
             self.say(help_text() + state.game.notation_help())
         elif name == "moves":
-            self.say(wrap([state.action_to_string(a) for a in state.legal_actions()]))
+            self.say(wrap(grouped([state.action_to_string(a) for a in state.legal_actions()])))
         elif name == "board":
             self.show()
         elif name == "hint":
