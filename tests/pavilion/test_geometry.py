@@ -2,6 +2,7 @@
 
 import pytest
 
+import azul
 from azul.pavilion import data
 from azul.pavilion.tables import BOARD_TABLES, RUN, STRUCTURES_AT
 
@@ -88,3 +89,30 @@ def test_star_bonus_values():
     by_name = {data.COLORS[c]: v for c, v in data.STAR_BONUS_BY_COLOR.items()}
     assert by_name == {"red": 14, "blue": 15, "yellow": 16, "orange": 17, "green": 18, "purple": 20}
     assert data.MULTICOLORED_STAR_BONUS == 12
+
+
+def test_the_terminal_lists_each_structure_with_its_covered_spaces():
+    """The rules' table of structures (Board geometry): the purple pillar is purple 2, purple 3,
+    centre 5 and centre 6; centre 6 is also in the orange pillar, centre 5 in the green one;
+    the purple-orange statue is purple 1, purple 2, orange 3, orange 4; the green-purple
+    statue green 1, green 2, purple 3, purple 4; the purple window purple 5 and purple 6."""
+    from azul.pavilion.render import render_text
+
+    state = azul.load_game("pavilion", engine="python").new_initial_state(1)
+    for star, pos in (("purple", 1), ("purple", 2), ("purple", 3), ("purple", 5)):
+        state.cells[space_of(star, pos)] = 0
+    for pos in (5, 6):
+        state.cells[space_of("centre", pos)] = 0
+    lines = render_text(state).splitlines()
+    first = lines.index(next(x for x in lines if x.strip().startswith("pillars")))
+    pillars, statues, windows = (lines[first + i].split() for i in range(3))
+    assert pillars[2:] == ["P", "done", "O", "1/4", "R", "0/4", "B", "0/4", "Y", "0/4", "G", "1/4"]
+    assert statues[2:] == ["P", "2/4", "O", "0/4", "R", "0/4", "B", "0/4", "Y", "0/4", "G", "1/4"]
+    assert windows[2:] == ["P", "1/2", "O", "0/2", "R", "0/2", "B", "0/2", "Y", "0/2", "G", "0/2"]
+
+
+def space_of(star: str, pos: int) -> int:
+    """A space's index: the stars in the rules' order (centre, purple, orange, red, blue,
+    yellow, green), six spaces each."""
+    order = ("centre", "purple", "orange", "red", "blue", "yellow", "green")
+    return order.index(star) * 6 + pos - 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from azul.core.ansi import Paint, painter, plain
 from azul.core.api import CHANCE, TERMINAL
-from azul.i18n import _, ngettext
+from azul.i18n import N_, _, ngettext
 from azul.pavilion import data
 from azul.pavilion.draw.svg import FILL, INK
 from azul.pavilion.state import FIRST_PLAYER, PavilionState
@@ -32,6 +32,28 @@ def _board_lines(state: PavilionState, p: int, paint: Paint) -> list[str]:
             cells.append(paint(data.COLOR_LETTERS[c], c) if c >= 0 else str(cost[sp]))
         label = data.STAR_LETTERS[star] + " " + _(data.STARS[star])
         lines.append(f"    {label:<10}  " + " ".join(cells))
+    return lines + _structure_lines(state, p)
+
+
+KINDS = {"pillar": N_("pillars"), "statue": N_("statues"), "window": N_("windows")}
+
+
+def _structure_lines(state: PavilionState, p: int) -> list[str]:
+    """One line per kind of structure (rules 5.6): for each, named by the letter of its outer
+    star, how many of the spaces around it are covered, or "done" once it is surrounded."""
+    cells = state.cells[p * data.NUM_SPACES : (p + 1) * data.NUM_SPACES]
+    lines = []
+    for kind, word in KINDS.items():
+        parts = []
+        for name, star, spaces, _reward in data.STRUCTURES:
+            if name != kind:
+                continue
+            covered = sum(cells[sp] >= 0 for sp in spaces)
+            shown = _("done") if covered == len(spaces) else f"{covered}/{len(spaces)}"
+            parts.append(f"{data.STAR_LETTERS[star]} {shown}")
+        reward = next(r for name, _s, _sp, r in data.STRUCTURES if name == kind)
+        label = f"{_(word)} (+{reward})"
+        lines.append(f"    {label:<14}" + "  ".join(parts))
     return lines
 
 
