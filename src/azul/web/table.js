@@ -23,6 +23,7 @@ let connection = null;
 const patterns = () => localStorage.getItem("azul-patterns") === "1";
 const layout = () => (window.innerWidth < 760 ? "tall" : "wide");
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const touch = () => window.matchMedia("(pointer: coarse)").matches;  // fingers tap, mice click
 
 export function seatName(seat) {
   const s = view.seats[seat];
@@ -56,9 +57,11 @@ function candidates() {
 function markBoard() {
   const next = candidates().filter(m => m.targets.length > picks.length)
     .map(m => m.targets[picks.length]);
-  const hints = view.legal.filter(m => hinted.includes(m.action))
+  // a replayed position is drawn without the live table's hints and last moves
+  const replaying = replayPly !== null;
+  const hints = replaying ? [] : view.legal.filter(m => hinted.includes(m.action))
     .map(m => m.targets[Math.min(picks.length, m.targets.length - 1)]).filter(Boolean);
-  const last = (view.last || []).filter(Boolean);
+  const last = replaying ? [] : (view.last || []).filter(Boolean);
   const newest = Math.max(0, ...last.map(l => l.ply));
   for (const g of elements()) {
     const attrs = attributesOf(g);
@@ -216,7 +219,8 @@ function keepPicker(passes) {
   const total = Object.values(kept).reduce((a, b) => a + b, 0);
   const most = Math.max(...passes.map(m => Object.values(m.details.keep).reduce((a, b) => a + b, 0)));
   box.insertAdjacentHTML("beforeend",
-    `<p>${escapeHtml(t("Click the tiles to keep (the others cost 1 point each):"))}</p>`);
+    `<p>${escapeHtml(touch() ? t("Tap the tiles to keep (the others cost 1 point each):")
+      : t("Click the tiles to keep (the others cost 1 point each):"))}</p>`);
   const row = document.createElement("p");
   row.className = "keep";
   for (const [c, n] of Object.entries(hand)) {
@@ -271,6 +275,18 @@ function drawPreview(move) {
     <span class="earns">${escapeHtml(parts.join(" · "))}</span>`;
 }
 
+function pickHelp(chosen, choosing) {
+  // what to do next; fingers tap where mice click
+  if (chosen) return t("Confirm this move, or clear it.");
+  if (choosing) return t("Choose below, then confirm.");
+  if (picks.length) {
+    return touch() ? t("Now tap a highlighted place on the board.")
+      : t("Now click a highlighted place on the board.");
+  }
+  return touch() ? t("Tap a highlighted piece on the board.")
+    : t("Click a highlighted piece on the board.");
+}
+
 function drawMoves() {
   const left = candidates();
   const mine = view.legal.length > 0 && replayPly === null;
@@ -290,10 +306,7 @@ function drawMoves() {
   const chosen = view.legal.find(m => m.action === selected);
   drawPreview(chosen);
   const choosing = left.length > 1 && left.every(m => m.targets.length === picks.length);
-  $("pick-help").textContent = !mine ? "" : chosen ? t("Confirm this move, or clear it.")
-    : choosing ? t("Choose below, then confirm.")
-      : picks.length ? t("Now click a highlighted place on the board.")
-        : t("Click a highlighted piece on the board.");
+  $("pick-help").textContent = mine ? pickHelp(chosen, choosing) : "";
   $("turn").classList.toggle("active", mine);
   $("turn").hidden = view.over;
   $("confirm").disabled = selected === null || !online;
@@ -309,6 +322,9 @@ function drawMoves() {
 const gameName = () => t(view.title || view.game);
 
 function status() {
+  if (replayPly !== null) {
+    return fill(t("Replay: move {ply} of {plies}"), {ply: replayPly, plies: view.log.length});
+  }
   if (view.over) {
     return fill(t("Game over: {names} won"), {names: view.winners.map(seatName).join(", ")});
   }
@@ -316,6 +332,11 @@ function status() {
   const decision = t(view.decision);
   if (view.to_move === view.you) return fill(t("Your turn: {decision}"), {decision});
   return fill(t("{name} to play: {decision}"), {name: seatName(view.to_move), decision});
+}
+
+function drawStatus() {
+  $("status").textContent = status();
+  $("replay-ply").textContent = replayPly === null ? t("live") : `${replayPly} / ${view.log.length}`;
 }
 
 function drawLog() {
@@ -416,7 +437,7 @@ function show(next) {
   }
   const yourTurn = view.to_move !== null && view.to_move === view.you && !view.over;
   document.title = (yourTurn ? `● ${t("Your turn")} – ` : "") + `${gameName()} – ${t("Azul games")}`;
-  $("status").textContent = status();
+  drawStatus();
   $("undo").disabled = !view.can_undo;
   $("hint").disabled = !view.legal.length;
   $("replay").hidden = !view.log.length;
@@ -431,8 +452,7 @@ function show(next) {
 // -- replays ----------------------------------------------------------------------------------
 function replayTo(ply) {
   replayPly = ply === null || ply >= view.log.length ? null : Math.max(0, ply);
-  $("replay-ply").textContent = replayPly === null ? t("live")
-    : fill(t("move {ply} of {plies}"), {ply: replayPly, plies: view.log.length});
+  drawStatus();
   drawLog();
   drawBoard();
   drawMoves();
@@ -489,7 +509,6 @@ export async function startTable() {
     return;
   }
   $("table").hidden = false;
-  $("replay-ply").textContent = t("live");
   const board = $("board");
   board.onclick = event => {
     const g = event.target.closest("g.clickable");

@@ -1,0 +1,139 @@
+"""The table's layout, measured in a real headless Chromium: the replay (its header, its
+controls on one line, no live marks on a replayed position), the end of a game on a phone
+(the turn panel gone, the final scores first) and the words of touch screens.
+
+Screenshots are saved under test-artifacts/.
+"""
+
+import time
+
+import httpx
+import pytest
+
+from tests.server import test_browser
+from tests.server.test_browser import ARTIFACTS, PHONE, WIDE, api_game, new_page
+
+server = test_browser.server  # the fixtures: a server in its own process, a headless Chromium
+browser = test_browser.browser
+
+VIEWPORTS = pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["wide", "phone"])
+
+
+@pytest.fixture(scope="module")
+def finished(server):
+    """A game of Summer Pavilion played to its end through the API (Ana always makes her
+    first legal move); Ana's page address and the number of moves."""
+    g, url = api_game(server, seed=5)
+    params = {"token": g["seats"][0]["token"]}
+    end = time.time() + 240
+    while True:
+        assert time.time() < end, "the game did not end"
+        view = httpx.get(f"{server}/api/games/{g['id']}", params=params).json()
+        if view["over"]:
+            return url, len(view["log"])
+        if view["to_move"] == 0 and view["legal"]:
+            body = {**params, "action": view["legal"][0]["action"], "version": view["version"]}
+            httpx.post(f"{server}/api/games/{g['id']}/moves", json=body)
+        else:
+            time.sleep(0.05)
+
+
+def box(page, selector):
+    found = page.locator(selector).bounding_box()
+    assert found, f"{selector} is not drawn"
+    return found
+
+
+def marks(page) -> int:
+    return page.locator("#board g.last, #board g.newest").count()
+
+
+@VIEWPORTS
+def test_a_replay_shows_its_own_position_and_says_so(server, browser, finished, viewport):
+    url, plies = finished
+    name = f"replay-{viewport['width']}"
+    page = new_page(browser, viewport)
+    page.goto(url)
+    page.wait_for_selector("#end:not([hidden])")
+    page.wait_for_function("document.querySelectorAll('#board g.last').length > 0")
+    assert page.text_content("#status").startswith("Game over")
+
+    page.click("#first")
+    page.wait_for_selector("#board svg title:text-matches('ound 1')", state="attached")
+    assert page.text_content("#status") == f"Replay: move 0 of {plies}"
+    assert marks(page) == 0  # the empty boards show none of the last passes' marks
+    controls = [box(page, s) for s in ("#first", "#prev", "#replay-ply", "#next", "#last")]
+    row = box(page, "#replay")
+    middles = [c["y"] + c["height"] / 2 for c in controls]
+    assert max(middles) - min(middles) < 2, controls  # one line
+    assert all(c["x"] + c["width"] <= row["x"] + row["width"] + 1 for c in controls), controls
+    assert row["height"] < 60, row
+    page.locator("#replay").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{name}-first.png"))
+
+    page.click("#next")
+    page.click("#next")
+    with page.expect_response(lambda r: "/svg?" in r.url and "ply=3" in r.url):
+        page.click("#next")
+    page.wait_for_timeout(200)  # the drawing of move 3 replaces the board's
+    assert page.text_content("#status") == f"Replay: move 3 of {plies}"
+    assert page.text_content("#replay-ply") == f"3 / {plies}"
+    assert marks(page) == 0
+    assert page.locator("#log li.current").count() == 1
+    page.screenshot(path=str(ARTIFACTS / f"{name}-move-3.png"), full_page=True)
+
+    page.click("#last")  # back to the live table: its status and marks again
+    page.wait_for_function("document.querySelectorAll('#board g.last').length > 0")
+    assert page.text_content("#status").startswith("Game over")
+    assert page.text_content("#replay-ply") == "live"
+    assert not page.errors
+    page.close()
+
+
+@VIEWPORTS
+def test_the_end_of_a_game_shows_the_final_scores_first(server, browser, finished, viewport):
+    url, _ = finished
+    page = new_page(browser, viewport)
+    page.goto(url)
+    page.wait_for_selector("#end:not([hidden])")
+    page.wait_for_selector("#board svg")
+    page.screenshot(path=str(ARTIFACTS / f"end-{viewport['width']}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"end-{viewport['width']}-page.png"), full_page=True)
+    assert page.locator("#turn").is_hidden()
+    assert page.evaluate("getComputedStyle(document.getElementById('turn')).display") == "none"
+    end, board = box(page, "#end"), box(page, "#board")
+    if viewport is PHONE:  # one column: the scores above the board, on the first screen
+        assert end["y"] + end["height"] <= board["y"], (end, board)
+        assert end["y"] < 200, end
+        assert "total" in page.text_content("#breakdown")
+    else:  # beside the board, at the top of the side panel
+        assert end["x"] >= board["x"] + board["width"], (end, board)
+        assert end["y"] < 200, end
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.close()
+
+
+@pytest.mark.parametrize(
+    "touch,locale,words",
+    [
+        (False, "en-GB", "Click a highlighted piece"),
+        (True, "en-GB", "Tap a highlighted piece"),
+        (True, "fr-FR", "Touchez une pièce"),
+        (True, "pt-BR", "Toque numa peça"),
+    ],
+    ids=["mouse", "touch", "touch-fr", "touch-pt"],
+)
+def test_touch_screens_are_told_to_tap(server, browser, touch, locale, words):
+    page = browser.new_page(viewport=PHONE, locale=locale, has_touch=touch, is_mobile=touch)
+    _, url = api_game(server)
+    page.goto(url)
+    page.wait_for_selector("#board g.clickable", timeout=60_000)
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches") is touch
+    page.wait_for_selector(f"#pick-help:has-text('{words}')")
+    page.screenshot(path=str(ARTIFACTS / f"help-{locale}-{'touch' if touch else 'mouse'}.png"))
+    # the turn panel is fixed at the bottom: the page scrolls far enough to show what it covers
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(100)
+    panel, log = box(page, "#turn"), box(page, "#log")
+    assert log["y"] + log["height"] <= panel["y"] + 1, (log, panel)
+    page.close()
