@@ -134,6 +134,7 @@ def test_the_servers_hints_think_in_a_process_of_lower_priority(tmp_path):
     try:
         hints = lobby.bots._hint_pool()
         assert hints is not lobby.bots._pool()
-        assert hints.submit(os.nice, 0).result(timeout=60) == 19  # the lowest priority
+        lower = min(19, os.nice(0) + 10)  # niceness stops at 19
+        assert hints.submit(os.nice, 0).result(timeout=60) == lower
     finally:
         lobby.close()

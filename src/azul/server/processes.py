@@ -25,7 +25,7 @@ def background(server: int) -> None:
     """A drawing or hint process ends with the server and yields the processor to it (and to
     the bots)."""
     die_with_parent(server)
-    os.nice(19)
+    os.nice(10)
 
 
 def pool(count: int, initializer: Callable[[int], None] = die_with_parent) -> Executor:
