@@ -38,9 +38,17 @@ def finished(server):
             time.sleep(0.05)
 
 
-def box(page, selector):
-    found = page.locator(selector).bounding_box()
-    assert found, f"{selector} is not drawn"
+def boxes(page, *selectors):
+    """The boxes of several elements measured at one moment, once the page has settled (no
+    animation running), so that a layout change between two measures cannot mix them."""
+    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+    found = page.evaluate(
+        """selectors => selectors.map(s => {
+            const r = document.querySelector(s).getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height};
+        })""",
+        list(selectors),
+    )
     return found
 
 
@@ -62,8 +70,7 @@ def test_a_replay_shows_its_own_position_and_says_so(server, browser, finished, 
     page.wait_for_selector("#board svg title:text-matches('ound 1')", state="attached")
     assert page.text_content("#status") == f"Replay: move 0 of {plies}"
     assert marks(page) == 0  # the empty boards show none of the last passes' marks
-    controls = [box(page, s) for s in ("#first", "#prev", "#replay-ply", "#next", "#last")]
-    row = box(page, "#replay")
+    *controls, row = boxes(page, "#first", "#prev", "#replay-ply", "#next", "#last", "#replay")
     middles = [c["y"] + c["height"] / 2 for c in controls]
     assert max(middles) - min(middles) < 2, controls  # one line
     assert all(c["x"] + c["width"] <= row["x"] + row["width"] + 1 for c in controls), controls
@@ -101,7 +108,7 @@ def test_the_end_of_a_game_shows_the_final_scores_first(server, browser, finishe
     page.screenshot(path=str(ARTIFACTS / f"end-{viewport['width']}-page.png"), full_page=True)
     assert page.locator("#turn").is_hidden()
     assert page.evaluate("getComputedStyle(document.getElementById('turn')).display") == "none"
-    end, board = box(page, "#end"), box(page, "#board")
+    end, board = boxes(page, "#end", "#board")
     if viewport is PHONE:  # one column: the scores above the board, on the first screen
         assert end["y"] + end["height"] <= board["y"], (end, board)
         assert end["y"] < 200, end
@@ -134,6 +141,6 @@ def test_touch_screens_are_told_to_tap(server, browser, touch, locale, words):
     # the turn panel is fixed at the bottom: the page scrolls far enough to show what it covers
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.wait_for_timeout(100)
-    panel, log = box(page, "#turn"), box(page, "#log")
+    panel, log = boxes(page, "#turn", "#log")
     assert log["y"] + log["height"] <= panel["y"] + 1, (log, panel)
     page.close()

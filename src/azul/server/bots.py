@@ -62,6 +62,11 @@ class Bots:
             self.executor = processes.pool(self.settings.bot_processes)
         return self.executor
 
+    def warm_up(self) -> None:
+        """Start the hint process now: the first hint after a start would otherwise wait for
+        it to spawn and import the games (seconds, on a busy machine)."""
+        self._hint_pool().submit(int)
+
     def _hint_pool(self) -> Executor:
         if self.hinter is None:
             # as many processes as hints may think at once (Thinking: one slot fewer than bots)

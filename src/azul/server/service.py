@@ -89,6 +89,7 @@ class Lobby:
 
     def warm_up(self) -> None:
         self.drawings.warm_up()
+        self.bots.warm_up()
 
     def close(self) -> None:
         self.bots.close()
