@@ -142,3 +142,33 @@ def test_the_server_names_no_games_option():
             if isinstance(node, ast.Constant) and isinstance(node.value, str)
         }
         assert not words & options, (path.name, sorted(words & options))
+
+
+def test_the_lobby_and_the_views_say_when_the_printed_values_are_provisional(make_client, tmp_path):
+    """Sintra's shipped components file is provisional: the setup and a view of a game played
+    with it carry the game's notice; a game with the operator's file of a real copy has none."""
+    from azul.sintra import data
+    from azul.sintra.game import PROVISIONAL_NOTICE
+
+    mine = tmp_path / "mine.toml"
+    shipped = data.SHIPPED.read_text(encoding="utf-8")
+    real = shipped.replace(
+        f'provenance = "{data.load_components().provenance}"', 'provenance = "my copy"'
+    )
+    assert real != shipped
+    mine.write_text(real, encoding="utf-8")
+    client = make_client(files={"components": {"mine": str(mine)}})
+    notices = {g["name"]: g["notice"] for g in client.get("/api/setup").json()["games"]}
+    assert notices == {"pavilion": "", "sintra": PROVISIONAL_NOTICE}
+    assert "provisional" in PROVISIONAL_NOTICE and "--components" in PROVISIONAL_NOTICE
+
+    def notice(game, options):
+        body = {"game": game, "seats": HUMANS, "options": options}
+        made = client.post("/api/games", json=body).json()
+        token = made["watch_token"]
+        return client.get(f"/api/games/{made['id']}", params={"token": token}).json()["notice"]
+
+    assert notice("sintra", {}) == PROVISIONAL_NOTICE
+    assert notice("sintra", {"components": "default"}) == PROVISIONAL_NOTICE
+    assert notice("sintra", {"components": "mine"}) == ""
+    assert notice("pavilion", {}) == ""

@@ -307,6 +307,11 @@ class Game(Generic[S]):
         """The options whose value is a file's path (None: the game's own file)."""
         return ()
 
+    def notice(self) -> str:
+        """What people should know before they play with these options, such as printed values
+        that are not the real ones: an English message the clients translate ("" for none)."""
+        return ""
+
     def strategy(self) -> Strategy[S]:
         """The game's knowledge for bots (evaluations, endgame solver)."""
         return Strategy()

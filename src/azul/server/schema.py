@@ -191,6 +191,11 @@ class GameSetup(BaseModel):
         default_factory=dict,
         description="the levels measured in this game, by number of players then level",
     )
+    notice: str = Field(
+        "",
+        description="what people should know before they play it with its own files, such as "
+        "printed values that are provisional: an English message to translate ('' for none)",
+    )
 
 
 class LevelChoice(BaseModel):
@@ -217,13 +222,21 @@ def _setup_of(games: tuple[tuple[str, type[azul.Game[Any]]], ...]) -> Setup:
     found = []
     for name, game in games:
         options = [ChoiceOption(**o.to_json()) for o in game.setup_options()]
-        players = game().info.num_players
+        made = game()
+        players = made.info.num_players
         rated = {
             n: {level: LevelRating(**r) for level, r in by_level.items()}
             for n, by_level in ratings.of_game(name).items()
         }
         found.append(
-            GameSetup(name=name, title=title(name), players=players, options=options, ratings=rated)
+            GameSetup(
+                name=name,
+                title=title(name),
+                players=players,
+                options=options,
+                ratings=rated,
+                notice=made.notice(),
+            )
         )
     levels = [LevelChoice(name=n, label=LEVEL_NAMES.get(n, n)) for n in LEVELS]
     return Setup(games=found, levels=levels, default_level=DEFAULT_LEVEL)

@@ -7,7 +7,7 @@ import {escapeHtml, fill, t} from "./i18n.js";
 const $ = id => document.getElementById(id);
 const form = () => $("new-game");
 
-// the server's answer: {games: [{name, title, players, options, ratings}], levels,
+// the server's answer: {games: [{name, title, players, options, ratings, notice}], levels,
 // default_level}; a game's ratings: {players: {level: {rating, low, high, games}}}
 let setup = {games: [], levels: [], default_level: null};
 
@@ -95,6 +95,10 @@ function seatRows() {
 function showOptions() {
   const game = form().game.value;
   form().querySelectorAll("[data-game]").forEach(e => { e.hidden = e.dataset.game !== game; });
+  // what the server says people should know before they play the game (e.g. provisional values)
+  const notice = chosenGame()?.notice || "";
+  $("game-notice").hidden = !notice;
+  $("game-notice").textContent = notice ? t(notice) : "";
   seatRows();
 }
 
