@@ -582,3 +582,62 @@ def test_a_pass_in_the_last_round_needs_no_keep_choice(server, browser):
     )
     assert not page.errors
     page.close()
+
+
+@pytest.fixture
+def server_with_components(tmp_path):
+    """A server in this process that offers a components file of a real copy as "mine"."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import uvicorn
+
+    from azul.server.app import create_app
+    from azul.server.settings import Settings
+    from azul.sintra import data
+
+    mine = tmp_path / "mine.toml"
+    provenance = data.load_components().provenance
+    text = data.SHIPPED.read_text(encoding="utf-8")
+    mine.write_text(text.replace(provenance, "read off my copy"), encoding="utf-8")
+    settings = Settings(files={"components": {"mine": str(mine)}})
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", ThreadPoolExecutor(2), settings)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        end = time.time() + 30
+        while not server.started:
+            assert time.time() < end and thread.is_alive(), "the server did not start"
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+
+
+def test_the_lobby_offers_the_operators_components_file(server_with_components, browser):
+    """A file the operator offers is a choice of the lobby; a game played with the values of a
+    real copy shows no notice at its table."""
+    page = new_page(browser, locale="fr-FR")
+    page.goto(server_with_components + "/")
+    page.wait_for_selector("#seats select")
+    page.select_option("select[name=game]", "sintra")
+    select = page.locator("select[data-option=components]:visible")
+    assert select.locator("option").all_text_contents() == ["fournies avec le jeu", "mine"]
+    assert page.locator("label:has(select[data-option=components]) span").text_content() == (
+        "Valeurs imprimées"
+    )
+    notice = page.locator("#game-notice")
+    assert "provisoires" in notice.text_content() and notice.is_visible()  # the shipped values
+    select.select_option("mine")  # a real copy's values: nothing to say
+    page.wait_for_selector("#game-notice", state="hidden")
+    page.screenshot(path=str(ARTIFACTS / "sintra-components-choice.png"))
+    page.select_option("select[name=seat1]", "random")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#board svg", timeout=30_000)
+    page.wait_for_selector("#status:has-text('À vous')", timeout=30_000)
+    assert page.locator("#notice").is_hidden()
+    assert not page.errors
+    page.close()

@@ -1,6 +1,7 @@
 """The server takes every game of the registry, as it is when a request comes: a game registered
 after the app is built, and a game without a rules summary."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -158,8 +159,23 @@ def test_the_lobby_and_the_views_say_when_the_printed_values_are_provisional(mak
     assert real != shipped
     mine.write_text(real, encoding="utf-8")
     client = make_client(files={"components": {"mine": str(mine)}})
-    notices = {g["name"]: g["notice"] for g in client.get("/api/setup").json()["games"]}
-    assert notices == {"pavilion": "", "sintra": PROVISIONAL_NOTICE}
+    games = {g["name"]: g for g in client.get("/api/setup").json()["games"]}
+    assert {name: g["notice"] for name, g in games.items()} == {
+        "pavilion": "",
+        "sintra": PROVISIONAL_NOTICE,
+    }
+    # the lobby offers the operator's file by its name, after the game's own
+    assert games["sintra"]["options"][-1] == {
+        "name": "components",
+        "label": "Printed values",
+        "values": [
+            {"value": "default", "label": "shipped with the game"},
+            {"value": "mine", "label": "mine"},
+        ],
+    }
+    assert games["sintra"]["notices"] == {"components": {"mine": ""}}  # a real copy's values
+    assert str(tmp_path) not in json.dumps(games)
+    assert [o["name"] for o in games["pavilion"]["options"]] == ["players", "board"]
     assert "provisional" in PROVISIONAL_NOTICE and "--components" in PROVISIONAL_NOTICE
 
     def notice(game, options):

@@ -74,10 +74,12 @@ class SetupOption:
 class FileOption:
     """An option whose value is the path of a file, such as the printed values of one's copy;
     ``kind`` names what such a file holds. A server never opens a path a client sends: it
-    offers, by name, the files of that kind its operator listed."""
+    offers, by name, the files of that kind its operator listed; ``label`` names the option for
+    people choosing among them (an English message the clients translate)."""
 
     name: str
     kind: str
+    label: str = ""
 
 
 class Strategy(Generic[S]):

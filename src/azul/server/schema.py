@@ -13,10 +13,13 @@ from pydantic_core import PydanticCustomError
 
 import azul
 from azul import i18n
+from azul.core.errors import AzulError
+from azul.i18n import N_
 from azul.server import ratings
 from azul.server.lobby import MAX_SEED, NAME_LENGTH, title
-from azul.server.settings import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
+from azul.server.settings import DEFAULT_FILE, DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
 from azul.server.table import MOVE_LENGTH
+from azul.server.tables import file_options
 
 
 def _token() -> Any:
@@ -196,6 +199,11 @@ class GameSetup(BaseModel):
         description="what people should know before they play it with its own files, such as "
         "printed values that are provisional: an English message to translate ('' for none)",
     )
+    notices: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="the notice in place of 'notice' while an option has a value, by option "
+        "then value: for the files the server offers ('' for none)",
+    )
 
 
 class LevelChoice(BaseModel):
@@ -209,10 +217,48 @@ class Setup(BaseModel):
     default_level: str = Field(description="the level of a bot seat that names none")
 
 
-def setup() -> Setup:
+def _notice(game: str, option: str, path: str) -> str | None:
+    """The notice of a game played with the file at ``path`` (None if it cannot be read: the
+    game made with it names the problem)."""
+    try:
+        return azul.load_game(game, **{option: path}).notice()
+    except AzulError:
+        return None
+
+
+# the label of the game's own file among the files a server offers (``Settings.files``)
+OWN_FILE = N_("shipped with the game")
+
+
+def setup(files: dict[str, dict[str, str]] | None = None) -> Setup:
     """What a client offers when people set up a table, from the registry as it is now (in the
-    order the games were registered: the first is the default)."""
-    return _setup_of(tuple((name, azul.GAMES[name]) for name in azul.GAMES))
+    order the games were registered: the first is the default). A file option is a choice
+    when the server offers ``files`` of its kind: the game's own file first, then the
+    operator's by name (never their paths)."""
+    found = _setup_of(tuple((name, azul.GAMES[name]) for name in azul.GAMES))
+    if not files:
+        return found
+    games = []
+    for game in found.games:
+        choices = []
+        notices = {}
+        for option in file_options(game.name):
+            offered = files.get(option.kind, {})
+            if not offered:
+                continue
+            values = [Choice(value=DEFAULT_FILE, label=OWN_FILE)]
+            values += [Choice(value=name, label=name) for name in offered]
+            choices.append(
+                ChoiceOption(name=option.name, label=option.label or option.name, values=values)
+            )
+            notices[option.name] = {
+                name: notice
+                for name, path in offered.items()
+                if (notice := _notice(game.name, option.name, path)) is not None
+            }
+        update = {"options": game.options + choices, "notices": notices}
+        games.append(game.model_copy(update=update))
+    return found.model_copy(update={"games": games})
 
 
 @lru_cache(maxsize=8)

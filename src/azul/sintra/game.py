@@ -158,7 +158,8 @@ class SintraGame(DealtGame[SintraState]):
 
     @classmethod
     def file_options(cls) -> tuple[FileOption, ...]:
-        return (FileOption("components", "components"),)  # components.toml's format
+        # components.toml's format
+        return (FileOption("components", "components", N_("Printed values")),)
 
     def notice(self) -> str:
         return PROVISIONAL_NOTICE if self.components.provisional else ""
