@@ -283,3 +283,75 @@ def test_a_round_with_nothing_to_take_goes_to_phase_two():
     # seat 1 got its kept blue back
     assert s.current_player() == 1
     assert doc["players"][0]["passed"]
+
+
+def last_passes(**kwargs):
+    """Each pass of seat 0 in a round-6 position of 2 players where seat 1 still holds a tile
+    (by its notation): the details and preview a client gets, and seat 0's final score once it
+    is played and seat 1 passes too."""
+    s = load(round=6, hands=[kwargs.pop("hand"), "B"], boards=[board(*PURPLE_STAR), {}], **kwargs)
+    shown = s.game.presenter()
+    out = {}
+    for a in s.legal_actions():
+        move = s.action_to_string(a)
+        if move.startswith("pass"):
+            after = s.clone()
+            after.apply_action(a)
+            after.apply_string("pass")
+            assert after.is_terminal()
+            out[move] = (shown.action_details(s, a), shown.action_preview(s, a), after.scores()[0])
+    return s, out
+
+
+PURPLE_STAR = [f"P{i}" for i in range(1, 7)]  # completed: +20 at the end (rules 7.1)
+
+
+def test_in_round_six_keeping_nothing_stands_for_every_keep_that_scores_the_same():
+    # score 20, hand GGGGOOOO: a pass keeping k tiles costs 8 - k now (20 -> 12 + k), the
+    # purple star +20, then k for the kept tiles (rules 5.9, 7.3): 32 whatever is kept
+    s, passes = last_passes(hand="GGGGOOOO", scores=[20, 5])
+    none = s.string_to_action("pass:-")
+    assert len(passes) == 15  # 0 to 4 of G and O, 4 at most
+    assert {final for _, _, final in passes.values()} == {32}
+    assert {preview["final"] for _, preview, _ in passes.values()} == {32}
+    for move, (details, _, _) in passes.items():
+        assert details.get("same_as") == (None if move == "pass:-" else none), move
+    assert passes["pass:GGGG"][0] == {"keep": {"G": 4}, "same_as": none}
+    assert passes["pass:GGGG"][1]["points"] == -4 and passes["pass:-"][1]["points"] == -8
+
+
+def test_in_round_six_at_the_floor_every_keep_is_its_own_pass():
+    # score 3, same hand and star: keeping none 3 - 8 -> 1 (floor), +20 -> 21; keeping k >= 1
+    # costs 8 - k -> 1 (floor), +20, then -k: 21 - k. No keep scores as keeping none.
+    _, passes = last_passes(hand="GGGGOOOO", scores=[3, 5])
+    assert not any("same_as" in details for details, _, _ in passes.values())
+    assert passes["pass:-"][1:] == ({"points": -2, "discarded": 8, "final": 21}, 21)
+    assert passes["pass:GGGG"][1]["points"] == -2  # 3 - 4 stops at 1 too
+    assert passes["pass:GGGG"][2] == 17 and passes["pass:GGGG"][1]["final"] == 17
+    assert passes["pass:G"][2] == 20 and passes["pass:GO"][2] == 19
+
+
+def test_in_round_six_without_the_floor_every_keep_scores_the_same():
+    # score 3, no floor: 3 - (8 - k) + 20 - k = 15 for every k
+    s, passes = last_passes(hand="GGGGOOOO", scores=[3, 5], score_floor=None)
+    none = s.string_to_action("pass:-")
+    assert {final for _, _, final in passes.values()} == {15}
+    assert sum(details.get("same_as") == none for details, _, _ in passes.values()) == 14
+
+
+def test_a_pass_that_is_the_only_one_stands_for_itself():
+    # round 6, 2 tiles: the one pass keeps both; 10 + 20 - 2 = 28 at the end
+    _, passes = last_passes(hand="GG", scores=[10, 5])
+    assert passes == {"pass": ({"keep": {"G": 2}}, {"points": 0, "discarded": 0, "final": 28}, 28)}
+    # option round6_leftovers="at_pass": the one pass discards all 8 at once, 20 - 8 + 20 = 32
+    _, passes = last_passes(hand="GGGGOOOO", scores=[20, 5], round6_leftovers="at_pass")
+    assert passes == {"pass": ({"keep": {}}, {"points": -8, "discarded": 8, "final": 32}, 32)}
+
+
+def test_before_round_six_a_kept_tile_is_not_a_discarded_one():
+    s = load(round=5, hands=["GGGGOOOO"], scores=[20, 5])
+    shown = s.game.presenter()
+    for a in s.legal_actions():
+        if s.action_to_string(a).startswith("pass"):
+            assert "same_as" not in shown.action_details(s, a)
+            assert "final" not in shown.action_preview(s, a)

@@ -499,3 +499,145 @@ def test_a_game_registered_after_the_server_started_is_offered_and_played(
         raise
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["wide", "phone"])
+def test_sintras_provisional_values_are_said_in_the_lobby_and_at_the_table(
+    server, browser, viewport
+):
+    """The server's notice (the shipped printed values are provisional) shows while Sintra is
+    chosen, in the browser's language, and again at the table."""
+    page = new_page(browser, viewport, locale="fr-FR")
+    page.goto(server + "/")
+    page.wait_for_selector("#seats select")
+    notice = page.locator("#game-notice")
+    page.select_option("select[name=game]", "pavilion")
+    assert notice.is_hidden()
+    page.select_option("select[name=game]", "sintra")
+    notice.wait_for(state="visible")
+    words = notice.text_content()
+    assert "sont provisoires" in words and "azul serve --components NOM=FICHIER" in words
+    assert notice.bounding_box()["width"] <= viewport["width"]
+    name = "wide" if viewport == WIDE else "phone"
+    page.screenshot(path=str(ARTIFACTS / f"sintra-notice-lobby-{name}.png"), full_page=True)
+    page.select_option("select[name=game]", "pavilion")
+    assert notice.is_hidden()
+    page.select_option("select[name=game]", "sintra")
+    page.select_option("select[name=seat1]", "random")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#board svg", timeout=30_000)
+    at_table = page.locator("#notice")
+    at_table.wait_for(state="visible")
+    assert at_table.text_content() == words
+    page.screenshot(path=str(ARTIFACTS / f"sintra-notice-table-{name}.png"), full_page=True)
+    if page.locator("#settings summary").is_visible():  # a menu on a phone
+        page.click("#settings summary")
+    page.select_option("#lang", "en")  # the notice follows the language
+    page.wait_for_selector("#notice:has-text('Some printed values of this game')")
+    assert not page.errors
+    page.close()
+
+
+def test_a_pass_in_the_last_round_needs_no_keep_choice(server, browser):
+    """In round 6 a kept tile costs its point at the end as a discarded one does at the pass
+    (rules 5.9): the server says every keep ends as keeping nothing (``same_as``), so clicking
+    pass makes one move, with no keep picker. Seat 0 gets there through the API, placing
+    the tile that scores most and passing with 4 tiles kept."""
+    g, url = api_game(server, seed=5)
+    token = g["seats"][0]["token"]
+
+    def my_turn():
+        end = time.time() + 60
+        while time.time() < end:
+            v = httpx.get(f"{server}/api/games/{g['id']}", params={"token": token}).json()
+            if v["to_move"] == 0 and v["legal"]:
+                return v
+            time.sleep(0.05)
+        raise AssertionError("the bot did not answer")
+
+    while True:
+        v = my_turn()
+        hand = sum(v["position"]["players"][0]["hand"].values())
+        if v["position"]["round"] == 6 and v["decision"] == "place" and hand > 4:
+            break
+        best = max(v["legal"], key=lambda m: m["preview"].get("points", 0))
+        body = {"token": token, "action": best["action"], "version": v["version"]}
+        assert httpx.post(f"{server}/api/games/{g['id']}/moves", json=body).status_code == 200
+    passes = [m for m in v["legal"] if m["move"].startswith("pass")]
+    (canonical,) = [m for m in passes if "same_as" not in m["details"]]
+    assert canonical["move"] == "pass:-" and len(passes) > 1
+    assert {m["details"]["same_as"] for m in passes if m is not canonical} == {canonical["action"]}
+    assert len({m["preview"]["final"] for m in passes}) == 1  # the same final score for all
+    page = new_page(browser)
+    page.goto(url)
+    page.wait_for_selector("#board g.clickable[data-pass]", timeout=30_000)
+    page.click("#board g.clickable[data-pass]")
+    page.wait_for_selector("#confirm:enabled")
+    assert not page.locator("#choices .keep").count()
+    assert "final score" in page.text_content("#preview")
+    page.screenshot(path=str(ARTIFACTS / "pavilion-last-pass.png"))
+    page.click("#confirm")
+    page.wait_for_function(
+        "[...document.querySelectorAll('#log li')].some(li => li.title === 'pass:-')"
+    )
+    assert not page.errors
+    page.close()
+
+
+@pytest.fixture
+def server_with_components(tmp_path):
+    """A server in this process that offers a components file of a real copy as "mine"."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import uvicorn
+
+    from azul.server.app import create_app
+    from azul.server.settings import Settings
+    from azul.sintra import data
+
+    mine = tmp_path / "mine.toml"
+    provenance = data.load_components().provenance
+    text = data.SHIPPED.read_text(encoding="utf-8")
+    mine.write_text(text.replace(provenance, "read off my copy"), encoding="utf-8")
+    settings = Settings(files={"components": {"mine": str(mine)}})
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", ThreadPoolExecutor(2), settings)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        end = time.time() + 30
+        while not server.started:
+            assert time.time() < end and thread.is_alive(), "the server did not start"
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+
+
+def test_the_lobby_offers_the_operators_components_file(server_with_components, browser):
+    """A file the operator offers is a choice of the lobby; a game played with the values of a
+    real copy shows no notice at its table."""
+    page = new_page(browser, locale="fr-FR")
+    page.goto(server_with_components + "/")
+    page.wait_for_selector("#seats select")
+    page.select_option("select[name=game]", "sintra")
+    select = page.locator("select[data-option=components]:visible")
+    assert select.locator("option").all_text_contents() == ["fournies avec le jeu", "mine"]
+    assert page.locator("label:has(select[data-option=components]) span").text_content() == (
+        "Valeurs imprimées"
+    )
+    notice = page.locator("#game-notice")
+    assert "provisoires" in notice.text_content() and notice.is_visible()  # the shipped values
+    select.select_option("mine")  # a real copy's values: nothing to say
+    page.wait_for_selector("#game-notice", state="hidden")
+    page.screenshot(path=str(ARTIFACTS / "sintra-components-choice.png"))
+    page.select_option("select[name=seat1]", "random")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#board svg", timeout=30_000)
+    page.wait_for_selector("#status:has-text('À vous')", timeout=30_000)
+    assert page.locator("#notice").is_hidden()
+    assert not page.errors
+    page.close()

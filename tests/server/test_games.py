@@ -1,6 +1,7 @@
 """The server takes every game of the registry, as it is when a request comes: a game registered
 after the app is built, and a game without a rules summary."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,48 @@ def test_the_server_names_no_games_option():
             if isinstance(node, ast.Constant) and isinstance(node.value, str)
         }
         assert not words & options, (path.name, sorted(words & options))
+
+
+def test_the_lobby_and_the_views_say_when_the_printed_values_are_provisional(make_client, tmp_path):
+    """Sintra's shipped components file is provisional: the setup and a view of a game played
+    with it carry the game's notice; a game with the operator's file of a real copy has none."""
+    from azul.sintra import data
+    from azul.sintra.game import PROVISIONAL_NOTICE
+
+    mine = tmp_path / "mine.toml"
+    shipped = data.SHIPPED.read_text(encoding="utf-8")
+    real = shipped.replace(
+        f'provenance = "{data.load_components().provenance}"', 'provenance = "my copy"'
+    )
+    assert real != shipped
+    mine.write_text(real, encoding="utf-8")
+    client = make_client(files={"components": {"mine": str(mine)}})
+    games = {g["name"]: g for g in client.get("/api/setup").json()["games"]}
+    assert {name: g["notice"] for name, g in games.items()} == {
+        "pavilion": "",
+        "sintra": PROVISIONAL_NOTICE,
+    }
+    # the lobby offers the operator's file by its name, after the game's own
+    assert games["sintra"]["options"][-1] == {
+        "name": "components",
+        "label": "Printed values",
+        "values": [
+            {"value": "default", "label": "shipped with the game"},
+            {"value": "mine", "label": "mine"},
+        ],
+    }
+    assert games["sintra"]["notices"] == {"components": {"mine": ""}}  # a real copy's values
+    assert str(tmp_path) not in json.dumps(games)
+    assert [o["name"] for o in games["pavilion"]["options"]] == ["players", "board"]
+    assert "provisional" in PROVISIONAL_NOTICE and "--components" in PROVISIONAL_NOTICE
+
+    def notice(game, options):
+        body = {"game": game, "seats": HUMANS, "options": options}
+        made = client.post("/api/games", json=body).json()
+        token = made["watch_token"]
+        return client.get(f"/api/games/{made['id']}", params={"token": token}).json()["notice"]
+
+    assert notice("sintra", {}) == PROVISIONAL_NOTICE
+    assert notice("sintra", {"components": "default"}) == PROVISIONAL_NOTICE
+    assert notice("sintra", {"components": "mine"}) == ""
+    assert notice("pavilion", {}) == ""

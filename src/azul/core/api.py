@@ -74,10 +74,12 @@ class SetupOption:
 class FileOption:
     """An option whose value is the path of a file, such as the printed values of one's copy;
     ``kind`` names what such a file holds. A server never opens a path a client sends: it
-    offers, by name, the files of that kind its operator listed."""
+    offers, by name, the files of that kind its operator listed; ``label`` names the option for
+    people choosing among them (an English message the clients translate)."""
 
     name: str
     kind: str
+    label: str = ""
 
 
 class Strategy(Generic[S]):
@@ -306,6 +308,11 @@ class Game(Generic[S]):
     def file_options(cls) -> tuple[FileOption, ...]:
         """The options whose value is a file's path (None: the game's own file)."""
         return ()
+
+    def notice(self) -> str:
+        """What people should know before they play with these options, such as printed values
+        that are not the real ones: an English message the clients translate ("" for none)."""
+        return ""
 
     def strategy(self) -> Strategy[S]:
         """The game's knowledge for bots (evaluations, endgame solver)."""

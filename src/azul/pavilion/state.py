@@ -574,18 +574,9 @@ class PavilionState(DealtState):
 
     def _final_scoring(self) -> None:
         self.deals.clear()  # a refill after the last pass changes nothing
-        board = self.game.board
         final = []
         for p in range(self.game.players):
-            filled = self.filled[p]
-            score = self.points[p]
-            lines = [("play", "", score)]
-            for star in range(data.NUM_STARS):  # rules 7.1
-                if (filled >> star * 6) & 63 == 63:
-                    lines.append(("star", data.STARS[star], self.star_bonus(p, star)))
-            for number, mask, bonus in board.number_masks:  # rules 7.2
-                if filled & mask == mask:
-                    lines.append(("number", str(number), bonus))
+            lines = [("play", "", self.points[p]), *self.end_bonuses(p)]
             score = sum(points for _, _, points in lines)
             left = 0  # rules 7.3: -1 per tile still kept or in hand
             for c in range(NC):
@@ -600,6 +591,19 @@ class PavilionState(DealtState):
             final.append(tuple(lines))
         self.final = tuple(final)
         self.kind = OVER
+
+    def end_bonuses(self, p: int) -> list[tuple[str, str, int]]:
+        """The bonuses seat ``p``'s board earns at the end as it stands: each completed star,
+        then each number whose every space is covered (rules 7.1, 7.2)."""
+        filled = self.filled[p]
+        lines = []
+        for star in range(data.NUM_STARS):  # rules 7.1
+            if (filled >> star * 6) & 63 == 63:
+                lines.append(("star", data.STARS[star], self.star_bonus(p, star)))
+        for number, mask, bonus in self.game.board.number_masks:  # rules 7.2
+            if filled & mask == mask:
+                lines.append(("number", str(number), bonus))
+        return lines
 
     def star_bonus(self, p: int, star: int) -> int:
         """Bonus of a completed star: multicoloured 12, else by its colour (rules 7.1, 9.1)."""

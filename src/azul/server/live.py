@@ -86,6 +86,7 @@ def _shared(table: Table) -> str:
         "options": shown_options(table.stored),
         "seeded": table.stored.seeded,
         "palette": state.game.presenter().palette(),
+        "notice": state.game.notice(),  # an English message to translate ("" for none)
         "seats": seats(table.stored),
         "to_move": to_move if to_move >= 0 else None,
         "decision": state.decision(),

@@ -13,10 +13,13 @@ from pydantic_core import PydanticCustomError
 
 import azul
 from azul import i18n
+from azul.core.errors import AzulError
+from azul.i18n import N_
 from azul.server import ratings
 from azul.server.lobby import MAX_SEED, NAME_LENGTH, title
-from azul.server.settings import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
+from azul.server.settings import DEFAULT_FILE, DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
 from azul.server.table import MOVE_LENGTH
+from azul.server.tables import file_options
 
 
 def _token() -> Any:
@@ -191,6 +194,16 @@ class GameSetup(BaseModel):
         default_factory=dict,
         description="the levels measured in this game, by number of players then level",
     )
+    notice: str = Field(
+        "",
+        description="what people should know before they play it with its own files, such as "
+        "printed values that are provisional: an English message to translate ('' for none)",
+    )
+    notices: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="the notice in place of 'notice' while an option has a value, by option "
+        "then value: for the files the server offers ('' for none)",
+    )
 
 
 class LevelChoice(BaseModel):
@@ -204,10 +217,48 @@ class Setup(BaseModel):
     default_level: str = Field(description="the level of a bot seat that names none")
 
 
-def setup() -> Setup:
+def _notice(game: str, option: str, path: str) -> str | None:
+    """The notice of a game played with the file at ``path`` (None if it cannot be read: the
+    game made with it names the problem)."""
+    try:
+        return azul.load_game(game, **{option: path}).notice()
+    except AzulError:
+        return None
+
+
+# the label of the game's own file among the files a server offers (``Settings.files``)
+OWN_FILE = N_("shipped with the game")
+
+
+def setup(files: dict[str, dict[str, str]] | None = None) -> Setup:
     """What a client offers when people set up a table, from the registry as it is now (in the
-    order the games were registered: the first is the default)."""
-    return _setup_of(tuple((name, azul.GAMES[name]) for name in azul.GAMES))
+    order the games were registered: the first is the default). A file option is a choice
+    when the server offers ``files`` of its kind: the game's own file first, then the
+    operator's by name (never their paths)."""
+    found = _setup_of(tuple((name, azul.GAMES[name]) for name in azul.GAMES))
+    if not files:
+        return found
+    games = []
+    for game in found.games:
+        choices = []
+        notices = {}
+        for option in file_options(game.name):
+            offered = files.get(option.kind, {})
+            if not offered:
+                continue
+            values = [Choice(value=DEFAULT_FILE, label=OWN_FILE)]
+            values += [Choice(value=name, label=name) for name in offered]
+            choices.append(
+                ChoiceOption(name=option.name, label=option.label or option.name, values=values)
+            )
+            notices[option.name] = {
+                name: notice
+                for name, path in offered.items()
+                if (notice := _notice(game.name, option.name, path)) is not None
+            }
+        update = {"options": game.options + choices, "notices": notices}
+        games.append(game.model_copy(update=update))
+    return found.model_copy(update={"games": games})
 
 
 @lru_cache(maxsize=8)
@@ -217,13 +268,21 @@ def _setup_of(games: tuple[tuple[str, type[azul.Game[Any]]], ...]) -> Setup:
     found = []
     for name, game in games:
         options = [ChoiceOption(**o.to_json()) for o in game.setup_options()]
-        players = game().info.num_players
+        made = game()
+        players = made.info.num_players
         rated = {
             n: {level: LevelRating(**r) for level, r in by_level.items()}
             for n, by_level in ratings.of_game(name).items()
         }
         found.append(
-            GameSetup(name=name, title=title(name), players=players, options=options, ratings=rated)
+            GameSetup(
+                name=name,
+                title=title(name),
+                players=players,
+                options=options,
+                ratings=rated,
+                notice=made.notice(),
+            )
         )
     levels = [LevelChoice(name=n, label=LEVEL_NAMES.get(n, n)) for n in LEVELS]
     return Setup(games=found, levels=levels, default_level=DEFAULT_LEVEL)

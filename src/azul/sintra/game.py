@@ -59,6 +59,15 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     return opts
 
 
+# shown in the lobby and at the table while the shipped, provisional printed values are in play
+PROVISIONAL_NOTICE = N_(
+    "Some printed values of this game (window values, the broken-glass track, the ornaments, "
+    "the strips) are provisional: the project's own, not read off a physical copy. If you own "
+    "the game, write your copy's values in a components file (the shape of components.toml) "
+    "and play it with azul play --components FILE, or have the server's operator offer it "
+    "with azul serve --components NAME=FILE."
+)
+
 NOTATION_HELP = N_("""Colours by letter ({letters}); strips 1-8 from left to right.
   F3:{a}>4      take every {na} piece of factory 3 (the rest go to the centre) and place
               them on strip 4 (the glazier's strip or one to its right)
@@ -149,7 +158,11 @@ class SintraGame(DealtGame[SintraState]):
 
     @classmethod
     def file_options(cls) -> tuple[FileOption, ...]:
-        return (FileOption("components", "components"),)  # components.toml's format
+        # components.toml's format
+        return (FileOption("components", "components", N_("Printed values")),)
+
+    def notice(self) -> str:
+        return PROVISIONAL_NOTICE if self.components.provisional else ""
 
     def strategy(self) -> Strategy[SintraState]:
         from azul.sintra.strategy import SintraStrategy

@@ -7,8 +7,8 @@ import {escapeHtml, fill, t} from "./i18n.js";
 const $ = id => document.getElementById(id);
 const form = () => $("new-game");
 
-// the server's answer: {games: [{name, title, players, options, ratings}], levels,
-// default_level}; a game's ratings: {players: {level: {rating, low, high, games}}}
+// the server's answer: {games: [{name, title, players, options, ratings, notice, notices}],
+// levels, default_level}; a game's ratings: {players: {level: {rating, low, high, games}}}
 let setup = {games: [], levels: [], default_level: null};
 
 export function setSetup(answer) {
@@ -48,7 +48,7 @@ function optionLabel(game, option) {
   label.innerHTML = `<span>${escapeHtml(t(option.label))}</span>
     <select name="${escapeHtml(`${game.name}.${option.name}`)}"
       data-option="${escapeHtml(option.name)}">${values.join("")}</select>`;
-  label.querySelector("select").onchange = seatRows;
+  label.querySelector("select").onchange = () => { seatRows(); showNotice(); };
   return label;
 }
 
@@ -92,9 +92,24 @@ function seatRows() {
     `<p class="seat">${escapeHtml(t("Seat"))} 1: <b>${escapeHtml(t("you"))}</b></p>`);
 }
 
+function showNotice() {
+  // what the server says people should know before they play the game with the values chosen
+  // (e.g. the printed values are provisional): a chosen value's notice replaces the game's
+  const game = chosenGame();
+  let notice = game?.notice || "";
+  for (const [select, option] of game ? optionSelects(game) : []) {
+    const by = (game.notices || {})[option.name] || {};
+    const value = String(option.values[select.selectedIndex].value);
+    if (Object.hasOwn(by, value)) notice = by[value];
+  }
+  $("game-notice").hidden = !notice;
+  $("game-notice").textContent = notice ? t(notice) : "";
+}
+
 function showOptions() {
   const game = form().game.value;
   form().querySelectorAll("[data-game]").forEach(e => { e.hidden = e.dataset.game !== game; });
+  showNotice();
   seatRows();
 }
 

@@ -48,9 +48,13 @@ const elements = () => [...$("board").querySelectorAll("svg g")]
 const find = target => elements().filter(g => matches(target, attributesOf(g)));
 
 function candidates() {
+  // the legal moves that fit the clicks so far; a move the server says another one stands for
+  // (details.same_as: it ends the same) is not offered apart from it
   if (!view || replayPly !== null) return [];
+  const legal = new Set(view.legal.map(m => m.action));
   return view.legal.filter(m => m.targets.length >= picks.length &&
-    picks.every((p, i) => matches(m.targets[i], p)));
+    picks.every((p, i) => matches(m.targets[i], p)) &&
+    !(m.details && legal.has(m.details.same_as)));
 }
 
 // -- the board --------------------------------------------------------------------------------
@@ -262,14 +266,14 @@ function pickKeep(passes) {
 const PREVIEW = () => ({points: t("points"), bonus: t("bonus tiles"),
   discarded: t("tiles to the tower"), broken: t("pieces broken"),
   tile: t("starting player tile"), completes: t("strip completed"),
-  window: t("window furnished")});
+  window: t("window furnished"), final: t("final score")});
 
 function drawPreview(move) {
   const box = $("preview");
   if (!move) { box.innerHTML = ""; return; }
   const labels = PREVIEW();
   const parts = Object.entries(move.preview || {})
-    .filter(([key, value]) => key === "points" || value)
+    .filter(([key, value]) => key === "points" || key === "final" || value)
     .map(([key, value]) => `${labels[key] || t(key)}: ${key === "points" && value > 0 ? "+" : ""}${value}`);
   box.innerHTML = `<span class="words">${escapeHtml(format(move.text) || move.move)}</span>
     <span class="earns">${escapeHtml(parts.join(" · "))}</span>`;
@@ -438,6 +442,8 @@ function show(next) {
   const yourTurn = view.to_move !== null && view.to_move === view.you && !view.over;
   document.title = (yourTurn ? `● ${t("Your turn")} – ` : "") + `${gameName()} – ${t("Azul games")}`;
   drawStatus();
+  $("notice").hidden = !view.notice;  // e.g. the printed values in play are provisional
+  $("notice").textContent = view.notice ? t(view.notice) : "";
   $("undo").disabled = !view.can_undo;
   $("hint").disabled = !view.legal.length;
   $("replay").hidden = !view.log.length;

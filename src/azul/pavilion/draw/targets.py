@@ -16,10 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from azul.core.api import Target
+from azul.core.scoring import deduct
 from azul.pavilion import data
 from azul.pavilion.actions import BONUS, PASS, PLACE, TAKE, space_code
 from azul.pavilion.state import PavilionState
-from azul.pavilion.tables import KEEPS, STRUCTURES_AT
+from azul.pavilion.tables import KEEP_INDEX, KEEPS, STRUCTURES_AT
 
 NC = data.NUM_COLORS
 
@@ -59,8 +60,46 @@ def action_details(state: PavilionState, action: int) -> dict[str, Any]:
         pay[state.wild()] += k
         return {"pay": _letters(pay)}
     if kind == PASS:
-        return {"keep": _letters(kept_by_pass(state, x))}
+        details: dict[str, Any] = {"keep": _letters(kept_by_pass(state, x))}
+        same = same_pass(state, x)
+        if same is not None:
+            details["same_as"] = same
+        return details
     return {}
+
+
+# the offset in the pass block of the pass that keeps no tile of a hand of more than 4
+KEEP_NONE = 1 + KEEP_INDEX[(0,) * NC]
+
+
+def final_after_pass(state: PavilionState, x: int) -> int | None:
+    """The final score of the player to move once they make the pass ``x`` (offset in the pass
+    block) in the last round, None in an earlier round. Nothing else changes it: the pass
+    takes 1 point per tile not kept, the board then earns its star and number bonuses, and each
+    kept tile costs 1 point after them, every deduction stopping at the score floor (rules 5.8,
+    5.9, 7.1 to 7.3; project decision "round 6 pass and end scoring")."""
+    if state.round != data.ROUNDS:
+        return None
+    p = state.player
+    floor = state.game.options["score_floor"]
+    kept = sum(kept_by_pass(state, x))
+    gone = sum(state.hands[p * NC : (p + 1) * NC]) - kept
+    score = deduct(state.points[p], gone, floor)
+    score += sum(points for _, _, points in state.end_bonuses(p))
+    return deduct(score, kept, floor)
+
+
+def same_pass(state: PavilionState, x: int) -> int | None:
+    """The pass action that stands for the pass ``x`` (offset in the pass block), as it ends the
+    game with the same score for its player: in the last round a kept tile costs its point at
+    the end as a discarded one does at the pass (rules 5.9), so keeping nothing stands for every
+    keep that scores the same (they differ only where a deduction stops at the floor, where
+    keeping nothing scores more). None when ``x`` stands for itself."""
+    if x in (0, KEEP_NONE) or state.round != data.ROUNDS:
+        return None  # 0: the one pass of a hand of 4 tiles or fewer, or of option "at_pass"
+    if final_after_pass(state, x) != final_after_pass(state, KEEP_NONE):
+        return None
+    return state.game.actions.pass_base + KEEP_NONE
 
 
 def kept_by_pass(state: PavilionState, x: int) -> tuple[int, ...]:
@@ -106,7 +145,7 @@ def bonus_earned(state: PavilionState, sp: int) -> int:
 
 def action_preview(state: PavilionState, action: int, points: int) -> dict[str, int]:
     """What ``action`` earns at once, given its ``points``: bonus tiles for a placement,
-    tiles sent to the tower for a pass."""
+    tiles sent to the tower for a pass (and in the last round the player's final score)."""
     kind, x, _, _ = state.game.actions.decode[action]
     out = {"points": points}
     if kind == PLACE:
@@ -114,4 +153,7 @@ def action_preview(state: PavilionState, action: int, points: int) -> dict[str, 
     elif kind == PASS:
         b = state.player * NC
         out["discarded"] = sum(state.hands[b : b + NC]) - sum(kept_by_pass(state, x))
+        final = final_after_pass(state, x)
+        if final is not None:  # the last round: the player's score at the end is known
+            out["final"] = final
     return out

@@ -71,11 +71,12 @@ async def post_rematch(game_id: str, body: Token, request: Request) -> dict[str,
 
 
 @router.get("/api/setup", operation_id="get_setup", responses=responses())
-async def get_setup() -> Setup:
-    """What people choose to set up a table: each game with its title and options, and the
-    bots' levels. Titles and labels are English messages: the client translates them with
-    its catalog (``/api/i18n/{lang}``)."""
-    return setup()
+async def get_setup(request: Request) -> Setup:
+    """What people choose to set up a table: each game with its title and options (among them
+    the files this server offers for a game's file option, by name), and the bots' levels.
+    Titles and labels are English messages: the client translates them with its catalog
+    (``/api/i18n/{lang}``)."""
+    return setup(lobby_of(request).settings.files)
 
 
 @router.get("/api/stats", operation_id="stats", responses=responses())
