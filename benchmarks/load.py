@@ -116,13 +116,18 @@ async def seat(
     its legal moves."""
     moved = 0
     sent_at = None
+    log: list[dict] = []  # the whole log, kept as the browser keeps it (views send what is new)
+    sent_with = 0  # the log's length when the last move was sent
     query = f"token={token}" + ("&details=1" if details else "")
     async with websockets.connect(f"{url}/api/games/{gid}/ws?{query}", **CONNECT) as ws:
         async for message in ws:
             view = json.loads(message)
             if "error" in view:
                 raise RuntimeError(f"game {gid}: {view['error']}")
-            if sent_at is not None and view["log"] and view["log"][-1]["seat"] == view["you"]:
+            log = log[: view.get("log_from", 0)] + view["log"]
+            # acknowledged: the log has a move of this seat after the ones it had at the send
+            # (a view sent again with the same log says nothing new)
+            if sent_at is not None and any(e["seat"] == view["you"] for e in log[sent_with:]):
                 trips.append(time.perf_counter() - sent_at)
                 sent_at = None
                 moved += 1
@@ -131,7 +136,7 @@ async def seat(
                 return moved
             if view["legal"] and sent_at is None:
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                sent_at = time.perf_counter()
+                sent_at, sent_with = time.perf_counter(), len(log)
                 await ws.send(json.dumps({"action": rng.choice(view["legal"])["action"]}))
     raise RuntimeError(f"game {gid}: the connection closed before the end")
 

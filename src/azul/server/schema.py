@@ -217,9 +217,10 @@ class Setup(BaseModel):
     default_level: str = Field(description="the level of a bot seat that names none")
 
 
+@lru_cache(maxsize=64)
 def _notice(game: str, option: str, path: str) -> str | None:
     """The notice of a game played with the file at ``path`` (None if it cannot be read: the
-    game made with it names the problem)."""
+    game made with it names the problem), read once: ``/api/setup`` is anyone's to ask."""
     try:
         return azul.load_game(game, **{option: path}).notice()
     except AzulError:
