@@ -91,3 +91,19 @@ def test_grey_all_ones_is_pos_three():
 def test_grey_mixed_star_is_an_invalid_position():
     with pytest.raises(azul.PositionError, match=r"players\[0\].board: the purple star"):
         grey(boards=[board("P1=R", "P2=R", "P3=B"), {}])
+
+
+def test_the_grey_boards_titles_name_stars_by_place_as_the_log_does():
+    """The grey side's stars have no colour (rules, Board geometry: star 1 at 9 o'clock, then
+    clockwise): every title of a space names its star by place, never by a colour."""
+    import re
+
+    state = azul.load_game("pavilion", board="grey").new_initial_state(1)
+    svg = state.game.presenter().render_svg(state)
+    titles = [t for t in re.findall(r"<title>([^<]*)</title>", svg) if ", space " in t]
+    assert len(titles) == 2 * 42  # every space of both boards
+    colours = ("purple", "orange", "red", "blue", "yellow", "green")
+    assert not [t for t in titles if any(f"{c} star" in t for c in colours)]
+    places = ("centre", "left", "upper left", "upper right", "right", "lower right", "lower left")
+    for place in places:
+        assert f"the {place} star, space 2, costs" in " ".join(titles), place

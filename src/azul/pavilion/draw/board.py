@@ -15,6 +15,7 @@ from html import escape
 
 from azul.i18n import N_
 from azul.pavilion import data
+from azul.pavilion.draw.describe import star_name
 from azul.pavilion.draw.parts import (
     FILL,
     GOLD,
@@ -185,7 +186,7 @@ def _star(
     else:
         empty = mix(FILL[home], PAPER, 0.7)
     edge = mix(WOOD, PAPER, 0.25)
-    star_word = tr(data.STARS[star])
+    star_word = tr(star_name(state, star))  # as the log names it: by place on the grey side
     # the hit shape: the diamond a little grown, its sides widened until its narrowest extent
     # (0.866 of a side, for a space pointing at 60 degrees) reaches the smallest tap
     side = max(1.08, look.min_hit / (0.866 * u)) * u
@@ -214,7 +215,7 @@ def _star(
                 f'<polygon points="{shape}" fill="url(#pv-sheen)"/>{over}'
                 + letter(mx, my, 0.62 * u, c, look.patterns)
             )
-            title = tr("{star} star, space {space}: {color}").format(
+            title = tr("{star}, space {space}: {color}").format(
                 star=star_word, space=pos, color=tr(data.COLORS[c])
             )
             out.append(group(attrs, hit, title, body, "space covered"))
@@ -224,7 +225,7 @@ def _star(
                 f'stroke-width="{num(0.04 * u)}" stroke-linejoin="round"/>'
                 + text(mx, my + 0.22 * u, str(cost[sp]), 0.6 * u, TEXT, "middle", "700")
             )
-            title = tr("{star} star, space {space}, costs {cost}").format(
+            title = tr("{star}, space {space}, costs {cost}").format(
                 star=star_word, space=pos, cost=cost[sp]
             )
             out.append(group(attrs, hit, title, body, "space empty"))

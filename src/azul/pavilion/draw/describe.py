@@ -68,6 +68,12 @@ _GREY_STARS = (
 )
 
 
+def star_name(state: PavilionState, star: int) -> str:
+    """A star as the log and the titles name it: by its colour on the coloured side, by
+    where it is on the grey side, whose stars have no colour (an English message)."""
+    return (_GREY_STARS if state.game.board.grey else _COLOURED_STARS)[star]
+
+
 def _score(state: PavilionState, n: int) -> dict[str, int]:
     """The score of the player to move before and after a deduction of ``n`` (which stops at
     the score floor: rules 4.4, 5.8)."""
@@ -112,12 +118,11 @@ def _place(state: PavilionState, sp: int, c: int, k: int) -> Message:
     star, i = divmod(sp, 6)
     n = state.game.board.cost[sp]
     ring = (state.filled[state.player] >> star * 6 | 1 << i) & 63
-    stars = _GREY_STARS if state.game.board.grey else _COLOURED_STARS
     return Message(
         _PLACES[k > 0],
         color=Word(data.COLORS[c]),
         cost=n,
-        star=Word(stars[star]),
+        star=Word(star_name(state, star)),
         paid=n - k,
         wild=Word(data.COLORS[state.wild()]),
         wilds=k,
