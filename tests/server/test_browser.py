@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -59,19 +60,29 @@ def server(tmp_path_factory):
 def server_with_mini(tmp_path):
     """A server in this process (bots in threads), where the tiny third game is registered
     after the app is built: the lobby must offer it all the same."""
-    import threading
     from concurrent.futures import ThreadPoolExecutor
-
-    import uvicorn
 
     import azul
     from azul.server.app import create_app
 
     app = create_app(f"sqlite:///{tmp_path / 'games.db'}", ThreadPoolExecutor(2))
     azul.GAMES.register("mini", "tests.minigame:MiniGame")
+    try:
+        with served(app) as url:
+            yield url
+    finally:
+        azul.GAMES.unregister("mini")
+
+
+@contextmanager
+def served(app):
+    """``app`` served by uvicorn in a thread of this process, at the URL given."""
+    import threading
+
+    import uvicorn
+
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -83,7 +94,6 @@ def server_with_mini(tmp_path):
     finally:
         server.should_exit = True
         thread.join(timeout=15)
-        azul.GAMES.unregister("mini")
 
 
 @pytest.fixture(scope="module")
@@ -587,10 +597,7 @@ def test_a_pass_in_the_last_round_needs_no_keep_choice(server, browser):
 @pytest.fixture
 def server_with_components(tmp_path):
     """A server in this process that offers a components file of a real copy as "mine"."""
-    import threading
     from concurrent.futures import ThreadPoolExecutor
-
-    import uvicorn
 
     from azul.server.app import create_app
     from azul.server.settings import Settings
@@ -602,19 +609,8 @@ def server_with_components(tmp_path):
     mine.write_text(text.replace(provenance, "read off my copy"), encoding="utf-8")
     settings = Settings(files={"components": {"mine": str(mine)}})
     app = create_app(f"sqlite:///{tmp_path / 'games.db'}", ThreadPoolExecutor(2), settings)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        end = time.time() + 30
-        while not server.started:
-            assert time.time() < end and thread.is_alive(), "the server did not start"
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
+    with served(app) as url:
+        yield url
 
 
 def test_the_lobby_offers_the_operators_components_file(server_with_components, browser):
