@@ -107,3 +107,13 @@ def test_the_grey_boards_titles_name_stars_by_place_as_the_log_does():
     places = ("centre", "left", "upper left", "upper right", "right", "lower right", "lower left")
     for place in places:
         assert f"the {place} star, space 2, costs" in " ".join(titles), place
+
+
+def test_final_scores_name_a_grey_star_by_its_place():
+    # star 1 is at 9 o'clock (rules "Board geometry"); six colours make it multicoloured: +12
+    cells = ["P1=R", "P2=B", "P3=Y", "P4=G", "P5=O", "P6=P"]
+    s = grey(round=6, hands=["R"], passed=[False, True], boards=[board(*cells), {}], scores=[20, 5])
+    s.apply_string(next(m for m in moves(s) if m.startswith("pass")))
+    mine = s.score_breakdown()[0]
+    assert {"item": "star", "detail": "left", "points": 12} in mine
+    assert "orange" not in str(mine) and "purple" not in str(mine)

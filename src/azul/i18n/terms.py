@@ -12,6 +12,13 @@ TERMS = (
     N_("blue"),
     N_("red"),
     N_("centre"),
+    # the grey side's stars, by place (pavilion/data.py GREY_STAR_PLACES)
+    N_("left"),
+    N_("upper left"),
+    N_("upper right"),
+    N_("right"),
+    N_("lower right"),
+    N_("lower left"),
     # Sintra colours (sintra/components.toml)
     N_("pink"),
     N_("white"),

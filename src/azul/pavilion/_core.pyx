@@ -358,7 +358,7 @@ cdef class Core:
             if item == "play":
                 f.play = points
             elif item == "star":
-                f.star[data.STARS.index(detail)] = points
+                f.star[data.star_names(self.r.grey).index(detail)] = points
             elif item == "number":
                 for i in range(self.r.nnumbers):
                     if self.r.number[i] == int(detail):
@@ -402,7 +402,7 @@ cdef class Core:
             lines = [("play", "", f.play)]
             for star in range(NSTARS):
                 if f.star[star] >= 0:
-                    lines.append(("star", data.STARS[star], f.star[star]))
+                    lines.append(("star", data.star_names(self.r.grey)[star], f.star[star]))
             for i in range(self.r.nnumbers):
                 if f.number[i] >= 0:
                     lines.append(("number", str(self.r.number[i]), f.number[i]))

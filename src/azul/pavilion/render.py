@@ -22,16 +22,20 @@ def tiles(counts: list[int], paint: Paint = plain) -> str:
 def _board_lines(state: PavilionState, p: int, paint: Paint) -> list[str]:
     """One line per star: a colour letter on covered spaces, the cost (a digit) on empty ones."""
     cost = state.game.board.cost
-    star_word = _("star")
-    lines = [f"    {star_word:<10}  1 2 3 4 5 6"]
+    grey = state.game.board.grey
+    labels = [
+        data.STAR_LETTERS[star] + " " + _(data.star_names(grey)[star])
+        for star in range(data.NUM_STARS)
+    ]
+    width = max(10, *map(len, labels))
+    lines = [f"    {_('star'):<{width}}  1 2 3 4 5 6"]
     for star in range(data.NUM_STARS):
         cells = []
         for i in range(6):
             sp = star * 6 + i
             c = state.cells[p * data.NUM_SPACES + sp]
             cells.append(paint(data.COLOR_LETTERS[c], c) if c >= 0 else str(cost[sp]))
-        label = data.STAR_LETTERS[star] + " " + _(data.STARS[star])
-        lines.append(f"    {label:<10}  " + " ".join(cells))
+        lines.append(f"    {labels[star]:<{width}}  " + " ".join(cells))
     return lines + _structure_lines(state, p)
 
 

@@ -596,10 +596,11 @@ class PavilionState(DealtState):
         """The bonuses seat ``p``'s board earns at the end as it stands: each completed star,
         then each number whose every space is covered (rules 7.1, 7.2)."""
         filled = self.filled[p]
+        grey = self.game.board.grey
         lines = []
         for star in range(data.NUM_STARS):  # rules 7.1
             if (filled >> star * 6) & 63 == 63:
-                lines.append(("star", data.STARS[star], self.star_bonus(p, star)))
+                lines.append(("star", data.star_names(grey)[star], self.star_bonus(p, star)))
         for number, mask, bonus in self.game.board.number_masks:  # rules 7.2
             if filled & mask == mask:
                 lines.append(("number", str(number), bonus))
