@@ -36,7 +36,13 @@ NUM_STARS: Final = 7
 # The grey side's stars have no colour: they are named by where they are (rules "Board
 # geometry": star 1 at 9 o'clock, then clockwise).
 GREY_STAR_PLACES: Final = (
-    "centre", "left", "upper left", "upper right", "right", "lower right", "lower left"
+    "centre",
+    "left",
+    "upper left",
+    "upper right",
+    "right",
+    "lower right",
+    "lower left",
 )
 
 
@@ -44,6 +50,8 @@ def star_names(grey: bool) -> tuple[str, ...]:
     """The stars' names in the final scores and on the terminal board: by colour on the
     coloured side, by place on the grey side (English words, translated where shown)."""
     return GREY_STAR_PLACES if grey else STARS
+
+
 NUM_SPACES: Final = 42
 
 # Completed-star bonus (rules 7.1): multicoloured star 12, single-coloured star by its colour.
