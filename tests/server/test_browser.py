@@ -637,3 +637,25 @@ def test_the_lobby_offers_the_operators_components_file(server_with_components, 
     assert page.locator("#notice").is_hidden()
     assert not page.errors
     page.close()
+
+
+@pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["wide", "phone"])
+def test_an_invited_friend_is_asked_for_a_name_once(server, browser, viewport):
+    host = new_page(browser, viewport)
+    create(host, server, "pavilion", bot="friend", name="Ana")
+    link = host.locator("#invite-links input").first.input_value()
+    assert host.locator("#naming").is_hidden()  # the host named their seat in the lobby
+    friend = new_page(browser, viewport)
+    friend.goto(link)
+    friend.wait_for_selector("#naming:not([hidden])")
+    friend.screenshot(path=str(ARTIFACTS / f"naming-{viewport['width']}.png"))
+    friend.fill("#naming input[name=name]", "Bo")
+    friend.click("#naming button")
+    friend.wait_for_selector("#naming", state="hidden")
+    host.wait_for_function("document.body.innerText.includes('Bo')")  # heard live
+    friend.reload()
+    friend.wait_for_selector("#board svg")
+    assert friend.locator("#naming").is_hidden()  # asked once
+    assert not host.errors and not friend.errors
+    host.close()
+    friend.close()

@@ -272,6 +272,29 @@ def test_the_lobby_lists_public_games_only_and_never_seat_tokens(client):
     assert res.status_code == 400 and "printable" in res.json()["error"]
 
 
+def test_an_invited_friend_names_their_seat_once(client):
+    g = create(client, [{"kind": "human", "name": "Ana"}, {"kind": "human"}])
+    ana, friend = (s["token"] for s in g["seats"])
+    url = f"/api/games/{g['id']}/name"
+    version = view(client, g, friend)["version"]
+    for body, status, says in [
+        ({"token": g["watch_token"], "name": "Eve"}, 403, "spectator"),
+        ({"token": friend, "name": "  "}, 400, "a name is needed"),
+        ({"token": friend, "name": "a\x07b"}, 400, "printable"),
+        ({"token": friend, "name": "x" * 25}, 422, "name is too long"),
+        ({"token": ana, "name": "Zed"}, 409, "seat 0 already has a name"),
+    ]:
+        res = client.post(url, json=body)
+        assert res.status_code == status and says in res.json()["error"], res.text
+    assert view(client, g, friend)["version"] == version  # refusals change nothing
+    res = client.post(url, json={"token": friend, "name": " Bo  "})
+    assert res.status_code == 200 and res.json()["seats"][1]["name"] == "Bo"
+    assert res.json()["version"] == version + 1  # so that every open view hears it
+    assert view(client, g, ana)["seats"][1]["name"] == "Bo"
+    again = client.post(url, json={"token": friend, "name": "Cy"})
+    assert again.status_code == 409 and "already has a name" in again.json()["error"]
+
+
 def _store_threads(client, monkeypatch):
     """The names of the threads that called the store while a game was created, read again,
     played, undone, and the lobby listed."""

@@ -192,6 +192,21 @@ async def join(tables: Tables, game_id: str, seat: Any, name: Any) -> dict[str, 
         return {"id": game_id, "seat": seat, "token": token}
 
 
+async def name_seat(tables: Tables, game_id: str, token: str | None, name: Any) -> None:
+    """Name your seat, once: an invited friend, whose seat the creator left without a name."""
+    name = clean_name(name, "name")
+    if name is None:
+        raise AzulError("name: a name is needed")
+    async with tables.use(game_id) as table:
+        seat = table.seat_of(token)
+        if seat is None:
+            raise Forbidden("a spectator link has no seat to name")
+        async with table.lock:
+            if not await tables.io(tables.store.name_seat, game_id, seat, name):
+                raise Conflict("seat {seat} already has a name", seat=seat)
+            await tables.refresh(table)
+
+
 async def rematch(tables: Tables, game_id: str, token: str | None) -> dict[str, Any]:
     """The next game of a finished one: same game, options and seats, a new deal. The first
     person to ask makes it; everyone then finds their new link in their view."""

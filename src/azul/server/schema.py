@@ -164,6 +164,11 @@ class Join(BaseModel):
     name: str | None = Field(None, max_length=NAME_LENGTH, description="the player's name")
 
 
+class SeatName(BaseModel):
+    token: str = _token()
+    name: str = Field(min_length=1, max_length=NAME_LENGTH, description="your name")
+
+
 class Choice(BaseModel):
     value: bool | int | float | str | None = Field(description="the value sent in 'options'")
     label: str = Field(description="what people read: an English message to translate")

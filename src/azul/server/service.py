@@ -114,6 +114,9 @@ class Lobby:
     async def join(self, game_id: str, seat: Any, name: Any) -> dict[str, Any]:
         return await lobby.join(self.tables, game_id, seat, name)
 
+    async def name_seat(self, game_id: str, token: str | None, name: Any) -> None:
+        await lobby.name_seat(self.tables, game_id, token, name)
+
     async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
         return await lobby.rematch(self.tables, game_id, token)
 

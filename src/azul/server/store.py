@@ -405,6 +405,30 @@ class Store:
             self._notify(db, game_id, bumped)
             return True
 
+    def name_seat(self, game_id: str, seat: int, name: str) -> bool:
+        """Give a person's seat that has no name yet its name; False when it has one."""
+        with self.engine.begin() as db:
+            done = db.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "human",
+                    SeatRow.name.is_(None),
+                )
+                .values(name=name)
+            )
+            if done.rowcount != 1:
+                return False
+            bumped = db.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(version=GameRow.version + 1)
+                .returning(GameRow.version)
+            ).scalar_one()
+            self._notify(db, game_id, bumped)
+            return True
+
     def list_public(self, limit: int = 50) -> list[StoredGame]:
         """The newest games listed in the lobby, without their logs."""
         with Session(self.engine) as s:

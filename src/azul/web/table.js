@@ -390,6 +390,25 @@ function drawEnd() {
   if (next && next.token) $("rematch-link").href = `/?game=${next.id}&token=${next.token}`;
 }
 
+// an invited friend's seat has no name until they give one (asked once, kept for next time)
+function drawNaming() {
+  const mine = view.you === null ? null : view.seats[view.you];
+  const form = $("naming");
+  const ask = !!mine && mine.kind === "human" && !mine.name && !view.over;
+  if (ask && form.hidden) form.name.value = localStorage.getItem("azul-name") || "";
+  form.hidden = !ask;
+}
+
+async function saveName(event) {
+  event.preventDefault();
+  const name = $("naming").name.value.trim();
+  $("naming-error").textContent = "";
+  try {
+    show(await api(`/api/games/${gameId}/name`, {token, name}));
+    localStorage.setItem("azul-name", name);
+  } catch (e) { $("naming-error").textContent = e.message; }
+}
+
 function drawInvites() {
   const saved = JSON.parse(localStorage.getItem(`azul-invites-${gameId}`) || "null");
   $("invite").hidden = !saved || !saved.invites.length || view.over;
@@ -450,6 +469,7 @@ function show(next) {
   drawLog();
   drawEnd();
   drawInvites();
+  drawNaming();
   drawFocus();
   if (replayPly === null && changed) drawBoard(moved); else markBoard();
   drawMoves();
@@ -540,6 +560,7 @@ export async function startTable() {
     if (!await act(`/api/games/${gameId}/moves`, {token, action, version})) drawMoves();
   };
   $("undo").onclick = () => act(`/api/games/${gameId}/undo`, {token});
+  $("naming").onsubmit = saveName;
   $("rematch").onclick = async () => {
     try {
       const next = await api(`/api/games/${gameId}/rematch`, {token});

@@ -12,8 +12,8 @@ from azul.core.errors import AzulError
 from azul.server.errors import responses
 from azul.server.links import linked
 from azul.server.replies import client_of, json_view
-from azul.server.routes import lobby_of
-from azul.server.schema import Language, Move, Refused, Token
+from azul.server.routes import lobby_of, rates_of
+from azul.server.schema import Language, Move, Refused, SeatName, Token
 
 router = APIRouter()
 
@@ -54,6 +54,19 @@ async def post_move(game_id: str, body: Move, request: Request) -> Response:
 async def post_undo(game_id: str, body: Token, request: Request) -> Response:
     """Take back your last move (and the bots' replies since); the seat's new view."""
     return json_view(await lobby_of(request).undo(game_id, body.token))
+
+
+@router.post(
+    "/api/games/{game_id}/name",
+    operation_id="post_name",
+    responses={**responses(400, 403, 404, 409, 429), **linked("post_name")},
+)
+async def post_name(game_id: str, body: SeatName, request: Request) -> Response:
+    """Name your seat, once (an invited friend's seat has no name); the seat's new view."""
+    rates_of(request).hit("create", client_of(request))
+    lobby = lobby_of(request)
+    await lobby.name_seat(game_id, body.token, body.name)
+    return json_view(await lobby.view(game_id, body.token))
 
 
 @router.get(
