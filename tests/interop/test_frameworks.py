@@ -171,6 +171,51 @@ def test_gymnasium_episode_against_bots():
     assert done and reward == -1.0 and info["illegal"]
 
 
+@pytest.mark.parametrize("reward", ["win", "score", "score_change"])
+def test_an_ended_episode_shows_no_legal_action_and_takes_no_step(reward):
+    from gymnasium.error import ResetNeeded
+
+    e = make("sintra", reward=reward)
+    obs, _ = e.reset(seed=2)
+    assert np.array_equal(e.action_masks(), obs["action_mask"].astype(bool))
+    assert e.action_masks().dtype == np.bool_ and e.action_masks().any()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, _, done, _, info = e.step(illegal)  # ended by an illegal action
+    assert done and info["illegal"]
+    assert not obs["action_mask"].any() and not e.action_masks().any()
+    with pytest.raises(ResetNeeded, match="episode is over"):
+        e.step(int(np.flatnonzero(e.observation_space["action_mask"].sample())[0]))
+    e.reset(seed=2)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:  # now to the game's own end
+        obs, _, done, _, _ = e.step(int(rng.choice(np.flatnonzero(e.action_masks()))))
+    assert e.state.is_terminal() and not obs["action_mask"].any()
+    with pytest.raises(ResetNeeded, match="episode is over"):
+        e.step(0)
+
+
+@pytest.mark.parametrize("action", [3.7, 3.0, True, "3", np.float32(2.0), np.array([1.5])])
+def test_a_non_integer_action_is_refused_and_changes_nothing(action):
+    e = make("pavilion")
+    obs, _ = e.reset(seed=1)
+    before = e.state.to_json()
+    with pytest.raises(TypeError, match="an action is an integer id"):
+        e.step(action)
+    assert e.state.to_json() == before
+    legal = np.flatnonzero(obs["action_mask"])
+    assert not e.step(np.array([legal[0]]))[2]  # a one-element integer array is an action
+
+
+def test_the_batched_environment_refuses_float_actions():
+    from azul.interop.vector import AzulVectorEnv
+
+    envs = AzulVectorEnv(2, "pavilion")
+    envs.reset(seed=0)
+    with pytest.raises(TypeError, match="integer ids"):
+        envs.step(np.array([3.7, 1.2]))
+
+
 @pytest.mark.parametrize("game", ["pavilion", "sintra"])
 def test_an_illegal_action_never_pays_under_score_rewards(game):
     # the worst legal end: the agent at the lowest score the game allows, an opponent at the

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from gymnasium.error import ResetNeeded
 
 import azul
 from azul.bots.base import Bot
@@ -14,6 +15,18 @@ from azul.bots.spec import BotSpec
 from azul.core.errors import IllegalMoveError, OptionError
 
 REWARDS = ("win", "score", "score_change")
+
+
+def action_id(action: Any) -> int:
+    """An action as an int: an int, a numpy integer or a one-element integer array. Anything
+    else (a float such as 3.7, a bool, text) is refused, never rounded: TypeError."""
+    if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+        action = action.reshape(()).item()
+    if isinstance(action, np.integer):
+        action = int(action)
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise TypeError(f"an action is an integer id, not {action!r} ({type(action).__name__})")
+    return action
 
 
 @dataclass(frozen=True)
@@ -84,6 +97,7 @@ class Episode:
         self.seat = settings.seat or 0
         self.bots: dict[int, Bot] = {}
         self.margin = 0.0  # the margin the rewards have paid so far (score_change)
+        self.over = False  # the episode ended (the game did, or an illegal action ended it)
 
     def reset(self) -> azul.State:
         s = self.settings
@@ -92,6 +106,7 @@ class Episode:
         n = s.game.info.num_players
         self.seat = int(self.rng.integers(n)) if s.seat is None else s.seat
         self.margin = 0.0
+        self.over = False
         self._seat_opponents(game_seed)
         self._advance(self.state)
         return self.state
@@ -119,16 +134,20 @@ class Episode:
                 return
 
     def step(self, state: azul.State, action: int) -> tuple[float, bool, dict[str, Any]]:
-        """(reward, whether the game is over, info) after the agent plays ``action``."""
+        """(reward, whether the game is over, info) after the agent plays ``action``. An
+        episode that ended, however it ended, takes no further step: ResetNeeded."""
         s = self.settings
+        if self.over:
+            raise ResetNeeded("the episode is over: call reset() before step()")
         try:
             state.apply_action(action)
         except IllegalMoveError as e:
             if s.illegal == "raise":
                 raise
+            self.over = True
             return s.illegal_reward - self.margin, True, {"illegal": str(e)}
         self._advance(state)
-        done = state.is_terminal()
+        done = self.over = state.is_terminal()
         if s.reward == "score_change":
             margin = self._margin(state)
             reward, self.margin = margin - self.margin, margin

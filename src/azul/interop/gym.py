@@ -19,7 +19,10 @@ Observations are ``{"observation": float32 vector, "action_mask": 0/1 vector}``.
 An illegal action ends the episode (``info["illegal"]`` says why) so that the episode's rewards
 add up to ``illegal_reward``: by default worse than any game can end, -1 for ``"win"`` and for
 the others the lowest score the game allows less the highest (``GameInfo``), so that ignoring
-the action mask never pays; ``illegal="raise"`` raises instead.
+the action mask never pays; ``illegal="raise"`` raises instead. An episode that ended, by the
+game's end or an illegal action, shows no legal action and takes no further step
+(``ResetNeeded``). Actions are integer ids: anything else, such as 3.7, is refused with
+TypeError, never rounded.
 
 ``seat="random"`` draws the agent's seat at each reset (``info["seat"]``), for self-play and
 training from every seat.
@@ -36,7 +39,7 @@ from gymnasium.error import ResetNeeded
 
 import azul
 from azul.interop import render
-from azul.interop.episode import Episode, settings, worst_reward
+from azul.interop.episode import Episode, action_id, settings, worst_reward
 from azul.interop.observation import Observer, action_mask, bounds
 
 Observation = dict[str, np.ndarray]
@@ -97,11 +100,19 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
     def _obs(self) -> Observation:
         episode, state = self._playing()
         obs = self._observer.set_from(state, episode.seat).copy()
-        return {"observation": obs, "action_mask": action_mask(state)}
+        return {"observation": obs, "action_mask": self.action_masks().astype(np.int8)}
+
+    def action_masks(self) -> np.ndarray:
+        """The agent's legal actions now, as booleans (what sb3-contrib's MaskablePPO asks
+        for); none once the episode is over, however it ended."""
+        episode, state = self._playing()
+        if episode.over:
+            return np.zeros(self.game.info.num_distinct_actions, np.bool_)
+        return action_mask(state).astype(np.bool_)
 
     def step(self, action: int | np.integer[Any]) -> Step:
         episode, state = self._playing()
-        reward, done, info = episode.step(state, int(action))
+        reward, done, info = episode.step(state, action_id(action))
         return self._obs(), reward, done, False, info
 
     def render(self) -> str | np.ndarray[Any, Any] | None:

@@ -120,6 +120,8 @@ class AzulVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarray]):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise OptionError(f"actions: expected shape ({self.num_envs},), not {actions.shape}")
+        if actions.dtype.kind not in "iu":  # 3.7 is refused, never rounded to 3
+            raise TypeError(f"actions: expected integer ids, not {actions.dtype} values")
         if self.settings.illegal == "raise":  # refuse the batch before any game moves
             for i, action in enumerate(actions.tolist()):
                 if not 0 <= action < self._mask.shape[1] or not self._mask[i, action]:
