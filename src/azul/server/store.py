@@ -314,6 +314,16 @@ class Store:
                 text("SELECT pg_notify(:c, :m)"), {"c": CHANNEL, "m": f"{game_id} {version}"}
             )
 
+    def _seats_changed(self, db: Connection, game_id: str) -> None:
+        """A new version of a game whose seats changed, told to the other processes."""
+        bumped = db.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id)
+            .values(version=GameRow.version + 1)
+            .returning(GameRow.version)
+        ).scalar_one()
+        self._notify(db, game_id, bumped)
+
     # -- bot turns: computed by the one process that claims them ------------------------
     def claim_bot(self, game_id: str, version: int, me: str, lease: float) -> bool:
         """Claim the bot's turn at ``version`` for process ``me`` until ``lease`` seconds from
@@ -396,13 +406,7 @@ class Store:
             )
             if done.rowcount != 1:
                 return False
-            bumped = db.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(version=GameRow.version + 1)
-                .returning(GameRow.version)
-            ).scalar_one()
-            self._notify(db, game_id, bumped)
+            self._seats_changed(db, game_id)
             return True
 
     def name_seat(self, game_id: str, seat: int, name: str) -> bool:
@@ -420,13 +424,7 @@ class Store:
             )
             if done.rowcount != 1:
                 return False
-            bumped = db.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(version=GameRow.version + 1)
-                .returning(GameRow.version)
-            ).scalar_one()
-            self._notify(db, game_id, bumped)
+            self._seats_changed(db, game_id)
             return True
 
     def list_public(self, limit: int = 50) -> list[StoredGame]:
