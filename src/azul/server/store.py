@@ -314,16 +314,6 @@ class Store:
                 text("SELECT pg_notify(:c, :m)"), {"c": CHANNEL, "m": f"{game_id} {version}"}
             )
 
-    def _seats_changed(self, db: Connection, game_id: str) -> None:
-        """A new version of a game whose seats changed, told to the other processes."""
-        bumped = db.execute(
-            update(GameRow)
-            .where(GameRow.id == game_id)
-            .values(version=GameRow.version + 1)
-            .returning(GameRow.version)
-        ).scalar_one()
-        self._notify(db, game_id, bumped)
-
     # -- bot turns: computed by the one process that claims them ------------------------
     def claim_bot(self, game_id: str, version: int, me: str, lease: float) -> bool:
         """Claim the bot's turn at ``version`` for process ``me`` until ``lease`` seconds from
@@ -398,33 +388,32 @@ class Store:
 
     def claim(self, game_id: str, seat: int, name: str | None, token: str) -> bool:
         """Give an open seat to a person; False when it is not open (any more)."""
-        with self.engine.begin() as db:
-            done = db.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == "open")
-                .values(kind="human", name=name, token=token)
-            )
-            if done.rowcount != 1:
-                return False
-            self._seats_changed(db, game_id)
-            return True
+        open_seat = [SeatRow.kind == "open"]
+        return self._change_seat(game_id, seat, open_seat, kind="human", name=name, token=token)
 
     def name_seat(self, game_id: str, seat: int, name: str) -> bool:
         """Give a person's seat that has no name yet its name; False when it has one."""
+        unnamed = [SeatRow.kind == "human", SeatRow.name.is_(None)]
+        return self._change_seat(game_id, seat, unnamed, name=name)
+
+    def _change_seat(self, game_id: str, seat: int, when: list[Any], **values: Any) -> bool:
+        """Change a seat if it is as ``when`` says, in a new version of its game that the
+        other processes are told of; False when it is not."""
         with self.engine.begin() as db:
             done = db.execute(
                 update(SeatRow)
-                .where(
-                    SeatRow.game_id == game_id,
-                    SeatRow.seat == seat,
-                    SeatRow.kind == "human",
-                    SeatRow.name.is_(None),
-                )
-                .values(name=name)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat, *when)
+                .values(**values)
             )
             if done.rowcount != 1:
                 return False
-            self._seats_changed(db, game_id)
+            bumped = db.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(version=GameRow.version + 1)
+                .returning(GameRow.version)
+            ).scalar_one()
+            self._notify(db, game_id, bumped)
             return True
 
     def list_public(self, limit: int = 50) -> list[StoredGame]:
