@@ -19,6 +19,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import azul
 from azul.interop import openspiel
+from azul.interop.gym import env_id as env_id_of
 from azul.interop.gym import make
 from azul.interop.observation import observation
 from azul.interop.pettingzoo import env
@@ -124,6 +125,34 @@ def test_pettingzoo_rewards_at_the_end():
 @pytest.mark.parametrize("game", ["pavilion", "sintra"])
 def test_gymnasium_env_checker(game):
     check_env(make(game, opponents=["greedy"]), skip_render_check=True)
+    check_env(make(game, opponents=["greedy"], normalize=True), skip_render_check=True)
+
+
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_normalised_observations_are_the_same_everywhere(game):
+    import gymnasium
+
+    from azul.interop.observation import normalizer
+
+    single = make(game, normalize=True)
+    obs, _ = single.reset(seed=4)
+    scale = normalizer(single.game)
+    assert np.array_equal(obs["observation"], observation(single.state, 0) * scale)
+    assert single.observation_space["observation"].contains(obs["observation"])
+    batch = gymnasium.make_vec(env_id_of(game), num_envs=3, normalize=True)
+    rows, _ = batch.reset(seed=4)
+    for i, state in enumerate(batch.states):  # the compiled core's states where it is built
+        python = state.to_state() if batch.core else state
+        assert np.array_equal(rows["observation"][i], observation(python, 0) * scale)
+    assert batch.observation_space.contains(rows)
+    aec = env(game, normalize=True)
+    aec.reset(seed=4)
+    for seat, agent in enumerate(aec.possible_agents):
+        seen = aec.observe(agent)["observation"]
+        assert np.array_equal(seen, observation(aec.game_state, seat) * scale)
+    for bad in ("yes", 1):
+        with pytest.raises(azul.OptionError, match="normalize"):
+            make(game, normalize=bad)
 
 
 def test_rendering_as_rgb_arrays():
@@ -248,15 +277,36 @@ def test_openspiel_clones_are_independent_copies(name):
 def test_openspiel_information_state_is_the_view_and_the_history(name):
     game = pyspiel.load_game(name)
     kind = game.get_type()
-    assert kind.provides_information_state_string and not kind.provides_information_state_tensor
+    assert kind.provides_information_state_string and kind.provides_information_state_tensor
     state = random_walk(game, 20, seed=3)
     for seat in range(game.num_players()):
         text = state.information_state_string(seat)
         view, history = text.rsplit("\n", 1)
         assert view == state.observation_string(seat)
         assert history.split()[1:] == [str(a) for a in state.history()]
-    with pytest.raises(NotImplementedError, match="information state tensors are not provided"):
-        state.information_state_tensor(0)
+    for seat in range(game.num_players()):
+        tensor = state.information_state_tensor(seat)
+        assert tensor == state.observation_tensor(seat)
+        assert len(tensor) == game.information_state_tensor_size() > 0
+
+
+def test_openspiel_rl_environment_reads_information_states():
+    # rl_environment, which OpenSpiel's DQN and policy-gradient agents read, asks for the
+    # information state tensor by default
+    from open_spiel.python import rl_environment
+
+    kind = rl_environment.ObservationType.INFORMATION_STATE
+    game = pyspiel.load_game("azul_sintra")
+    environment = rl_environment.Environment(game, observation_type=kind, seed=1)
+    size = environment.observation_spec()["info_state"][0]
+    assert size == environment.game.observation_tensor_size()
+    step, rng, decisions = environment.reset(), np.random.default_rng(1), 0
+    while not step.last():
+        seat = step.observations["current_player"]
+        assert len(step.observations["info_state"][seat]) == size
+        step = environment.step([int(rng.choice(step.observations["legal_actions"][seat]))])
+        decisions += 1
+    assert decisions > 20 and sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -458,14 +508,28 @@ def test_the_batched_environment_steps_games_together():
             assert np.array_equal(obs["observation"][i], observation(state, 0))
             assert obs["action_mask"][i].any()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        before = list(envs.states)
         obs, rewards, terminated, truncated, info = envs.step(actions)
         assert not truncated.any()
         totals += rewards
+        if not terminated.any():
+            assert info == {}
+            continue
+        # Gymnasium's same-step autoreset: the ended games' last observations and infos
+        for key in ("final_obs", "final_info", "seat"):
+            assert list(info["_" + key]) == list(terminated)
+        final = info["final_info"]
+        assert list(final["_scores"]) == list(terminated) and "illegal" not in final
         for i in np.flatnonzero(terminated):
-            scores = info["final_scores"][i]
-            assert info["_final_scores"][i]
+            last = info["final_obs"][i]
+            assert before[i].is_terminal() and envs.states[i] is not before[i]
+            assert np.array_equal(last["observation"], observation(before[i], 0))
+            assert not last["action_mask"].any()
+            scores = final["scores"][i]
+            assert list(scores) == list(before[i].scores())
             # reward="score": the margin, paid when the game ends
             finals.append((rewards[i], scores[0] - scores[1]))
+        assert all(o is None for o in info["final_obs"][~terminated])
     assert len(finals) >= 4 and all(r == margin for r, margin in finals)
     again = gymnasium.make_vec("azul/Sintra-v0", num_envs=4, reward="score")
     first = again.reset(seed=3)[0]["observation"]
@@ -496,4 +560,7 @@ def test_the_batched_environment_refuses_an_illegal_batch_whole():
     obs, _ = envs.reset(seed=1)
     _, rewards, terminated, _, info = envs.step(np.array([legal[0], legal[1], illegal]))
     assert list(terminated) == [False, False, True] and rewards[2] == -7.0
-    assert isinstance(info["illegal"][2], str) and info["illegal"][2]
+    final = info["final_info"]
+    assert list(final["_illegal"]) == [False, False, True] and not final["_scores"].any()
+    assert isinstance(final["illegal"][2], str) and final["illegal"][2]
+    assert not info["final_obs"][2]["action_mask"].any()

@@ -8,6 +8,8 @@ from azul.interop.observation import (
     Observer,
     action_mask,
     bounds,
+    entry_bounds,
+    normalizer,
     observation,
     observation_dict,
 )
@@ -35,6 +37,31 @@ def test_shape_is_fixed_and_published(name, players):
         obs = observation(state, 1)
         assert obs.shape == game.info.observation_shape
         assert low <= obs.min() and obs.max() <= high
+
+
+@pytest.mark.parametrize("name", ["pavilion", "sintra"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_each_entry_keeps_within_its_bounds_and_normalises_into_one(name, players):
+    game = azul.load_game(name, players=players)
+    low, high = entry_bounds(game)
+    scale = normalizer(game)
+    named = observation_dict(game.new_initial_state(0), 0)
+    # flags are 0/1; counts of one colour at most that colour's pieces
+    assert high[0] == 1  # the round, one-hot
+    assert (low.min() < 0) == (name == "sintra")  # Sintra's scores can fall below 0
+    per_colour = game.info.total_pieces // len(named["bag"])
+    assert per_colour in high and high.max() == game.info.max_score
+    normalised = Observer(game, normalize=True)
+    for seed in range(3):
+        state, rng = game.new_initial_state(seed), np.random.default_rng(seed)
+        while not state.is_terminal():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            for seat in range(players):
+                obs = observation(state, seat)
+                assert (low <= obs).all() and (obs <= high).all()
+                scaled = normalised.set_from(state, seat)
+                assert np.array_equal(scaled, obs * scale)
+                assert np.abs(scaled).max() <= 1
 
 
 def test_pavilion_pieces_from_each_seat():

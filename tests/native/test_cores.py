@@ -136,17 +136,18 @@ def test_the_batched_environment_steps_in_c_as_the_engine_would(name):
         obs, rewards, terminated, _, info = envs.step(actions)
         totals += rewards
         for i in np.flatnonzero(terminated):  # score_change adds up to the final margin
-            scores = info["final_scores"][i]
+            scores = info["final_info"]["scores"][i]
             margin = scores[seats[i]] - max(np.delete(scores, seats[i]))
             assert totals[i] == pytest.approx(margin)
             totals[i], finals = 0, finals + 1
-            seats[i] = envs.episodes[i].seat
+            seats[i] = info["seat"][i]
+            assert seats[i] == envs.episodes[i].seat
     assert finals >= 2 and "round" in envs.render()[0].lower()
     first = envs.reset(seed=5)[0]["observation"]
     assert np.array_equal(first, envs.reset(seed=5)[0]["observation"])
     # an illegal action ends that game with the engine's explanation
     _, rewards, terminated, _, info = envs.step(np.array([10_000] * 4))
-    assert terminated.all() and "outside" in info["illegal"][0]
+    assert terminated.all() and "outside" in info["final_info"]["illegal"][0]
     python = gymnasium.make_vec(env_id(name), num_envs=2, native=False)
     greedy = gymnasium.make_vec(env_id(name), num_envs=2, opponents=["greedy"])
     assert python.core is None and greedy.core is None

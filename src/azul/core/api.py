@@ -326,6 +326,15 @@ class Game(Generic[S]):
         """The named pieces of the flat observation vector, in order, with their shapes."""
         raise NotImplementedError
 
+    def observation_bounds(self) -> dict[str, tuple[float, float]]:
+        """The lowest and highest value of each piece of the observation layout whose entries
+        are not 0/1 flags (counts, scores), by name. This default knows no piece: it gives each
+        the bounds of any score and any count of pieces (``GameInfo``)."""
+        info = self.info
+        low = -info.max_score if info.min_score is None else min(0, info.min_score)
+        high = max(info.max_score, info.total_pieces, 1)
+        return {name: (float(low), float(high)) for name, _ in self.observation_layout()}
+
     def observe(self, state: S, seat: int, views: dict[str, Any]) -> None:
         """Fill zeroed arrays shaped as in ``observation_layout`` (numpy arrays or anything
         indexed the same way) with what ``seat`` sees: the tensor of its public view."""

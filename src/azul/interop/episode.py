@@ -29,6 +29,12 @@ def action_id(action: Any) -> int:
     return action
 
 
+def check_flag(name: str, value: Any) -> None:
+    """OptionError unless ``value`` is a bool."""
+    if not isinstance(value, bool):
+        raise OptionError(f"{name}: {value!r} is not True or False")
+
+
 @dataclass(frozen=True)
 class Settings:
     """What every episode of an environment shares, checked once."""

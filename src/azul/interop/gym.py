@@ -25,7 +25,8 @@ game's end or an illegal action, shows no legal action and takes no further step
 TypeError, never rounded.
 
 ``seat="random"`` draws the agent's seat at each reset (``info["seat"]``), for self-play and
-training from every seat.
+training from every seat. ``normalize=True`` divides each entry of the observations by its
+bound (``azul.interop.observation.normalizer``), so that every entry lies in [-1, 1].
 """
 
 from __future__ import annotations
@@ -39,17 +40,25 @@ from gymnasium.error import ResetNeeded
 
 import azul
 from azul.interop import render
-from azul.interop.episode import Episode, action_id, settings, worst_reward
-from azul.interop.observation import Observer, action_mask, bounds
+from azul.interop.episode import Episode, action_id, check_flag, settings, worst_reward
+from azul.interop.observation import Observer, action_mask, bounds, normalized_bounds
 
 Observation = dict[str, np.ndarray]
 Step = tuple[Observation, float, bool, bool, dict[str, Any]]
 
 
-def spaces_of(game: azul.Game[Any]) -> tuple[spaces.Dict, spaces.Discrete]:
-    """One seat's observation space (finite bounds, ``bounds``) and action space."""
+def observation_box(game: azul.Game[Any], normalize: bool = False) -> spaces.Box:
+    """The space of one seat's observation vectors: finite bounds (``bounds``), or entry by
+    entry within [-1, 1] for normalised observations."""
+    if normalize:
+        return spaces.Box(*normalized_bounds(game), dtype=np.float32)
+    return spaces.Box(*bounds(game), game.info.observation_shape, np.float32)
+
+
+def spaces_of(game: azul.Game[Any], normalize: bool = False) -> tuple[spaces.Dict, spaces.Discrete]:
+    """One seat's observation space (``observation_box`` and the mask) and action space."""
     size = game.info.num_distinct_actions
-    observation = spaces.Box(*bounds(game), game.info.observation_shape, np.float32)
+    observation = observation_box(game, normalize)
     return (
         spaces.Dict({"observation": observation, "action_mask": spaces.MultiBinary(size)}),
         spaces.Discrete(size),
@@ -67,6 +76,7 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         illegal: str = "lose",
         illegal_reward: float | None = None,
         render_mode: str | None = None,
+        normalize: bool = False,
         **options: Any,
     ):
         self.metadata = {"render_modes": list(render.MODES), "render_fps": 1}
@@ -74,8 +84,9 @@ class AzulSingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         render.check_mode(render_mode)
         self.render_mode = render_mode
         self.game = self.settings.game
-        self.observation_space, self.action_space = spaces_of(self.game)
-        self._observer = Observer(self.game)
+        check_flag("normalize", normalize)
+        self.observation_space, self.action_space = spaces_of(self.game, normalize)
+        self._observer = Observer(self.game, normalize)
         self._episode: Episode | None = None
         self.state: azul.State | None = None  # the episode's, once reset
 
@@ -140,10 +151,18 @@ def register_envs() -> None:
 
 def make(game: str = "pavilion", **kwargs: Any) -> AzulSingleAgentEnv:
     """The single-agent environment (options as for ``azul.load_game``, plus ``opponents``,
-    ``seat``, ``reward``, ``illegal``, ``illegal_reward``, ``render_mode``)."""
+    ``seat``, ``reward``, ``illegal``, ``illegal_reward``, ``render_mode``, ``normalize``)."""
     return AzulSingleAgentEnv(game, **kwargs)
 
 
 register_envs()
 
-__all__ = ["AzulSingleAgentEnv", "env_id", "make", "register_envs", "spaces_of", "worst_reward"]
+__all__ = [
+    "AzulSingleAgentEnv",
+    "env_id",
+    "make",
+    "observation_box",
+    "register_envs",
+    "spaces_of",
+    "worst_reward",
+]

@@ -12,20 +12,24 @@ from azul.core.compiled import compiled_core
 
 class Observer:
     """A reusable observation buffer for one game: ``tensor`` (flat) and ``dict`` (named views
-    sharing its memory), filled by ``set_from(state, seat)``."""
+    sharing its memory), filled by ``set_from(state, seat)``; ``normalize``: each entry divided
+    by its bound (``normalizer``)."""
 
-    def __init__(self, game: Game[Any]):
+    def __init__(self, game: Game[Any], normalize: bool = False):
         self.game = game
         self.tensor = np.zeros(game.info.observation_shape, np.float32)
         self.dict = named_views(game, self.tensor)
+        self.scale = normalizer(game) if normalize else None
 
     def set_from(self, state: State, seat: int) -> np.ndarray:
         core = compiled_core(state)
         if core is not None:  # the same observation, written in C
             core.observe(seat, self.tensor)
-            return self.tensor
-        self.tensor.fill(0)
-        self.game.observe(state, seat, self.dict)
+        else:
+            self.tensor.fill(0)
+            self.game.observe(state, seat, self.dict)
+        if self.scale is not None:
+            self.tensor *= self.scale
         return self.tensor
 
 
@@ -46,6 +50,34 @@ def bounds(game: Game[Any]) -> tuple[float, float]:
     info = game.info
     low = -info.max_score if info.min_score is None else min(0, info.min_score)
     return float(low), float(max(info.max_score, info.total_pieces, 1))
+
+
+def entry_bounds(game: Game[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Each entry's lowest and highest value: its piece's ``game.observation_bounds()``, and 0
+    and 1 for the pieces that are flags (not named there)."""
+    named = game.observation_bounds()
+    low, high = [], []
+    for name, shape in game.observation_layout():
+        lo, hi = named.get(name, (0.0, 1.0))
+        size = int(np.prod(shape))
+        low.append(np.full(size, lo, np.float32))
+        high.append(np.full(size, hi, np.float32))
+    return np.concatenate(low), np.concatenate(high)
+
+
+def normalizer(game: Game[Any]) -> np.ndarray:
+    """What normalised observations multiply each entry by: 1 / its largest magnitude, so that
+    every entry lies in [-1, 1] (in [0, 1] where it cannot be negative)."""
+    low, high = entry_bounds(game)
+    largest = np.maximum(np.maximum(np.abs(low), np.abs(high)), 1)
+    return np.asarray(1 / largest, np.float32)
+
+
+def normalized_bounds(game: Game[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The bounds of the normalised observations, entry by entry."""
+    low, high = entry_bounds(game)
+    scale = normalizer(game)
+    return low * scale, high * scale
 
 
 def observation(state: State, seat: int) -> np.ndarray:

@@ -74,7 +74,7 @@ def _game_type(name: str, params: dict[str, Any]) -> pyspiel.GameType:
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -213,15 +213,10 @@ class AzulObserver:
 
 
 class AzulInfoStateObserver(AzulObserver):
-    """The information state: every draw and move is public, so a seat's information state is
-    its public view and the history of actions. Only as text: there is no fixed-size tensor
-    of a history (``information_state_tensor`` raises; use ``observation_tensor``)."""
-
-    def set_from(self, state: AzulSpielState, player: int) -> None:
-        raise NotImplementedError(
-            "information state tensors are not provided: use information_state_string, or "
-            "observation_tensor (the position holds all that is known)"
-        )
+    """The information state. Every draw and move is public and the position holds all that
+    matters for the rest of the game, so the tensor is the observation tensor (what
+    ``rl_environment`` and the learning algorithms read); the text adds the history of actions,
+    which tells apart states of the same position."""
 
     def string_from(self, state: AzulSpielState, player: int) -> str:
         """The public view from ``player``'s seat and the actions so far."""

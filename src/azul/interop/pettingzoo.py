@@ -10,6 +10,7 @@ observing agent's seat (docs/observations.md). Rewards come at the end: +1 / -1 
 best other score. Draws come from the game's own generator, or with ``explicit_chance=True`` from
 the environment's; both are seeded by ``reset(seed=...)``, and from fresh entropy without a seed.
 The azul state of the episode is ``game_state`` (``state()`` is PettingZoo's global state).
+``normalize=True`` scales the observations as the Gymnasium environments do.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from pettingzoo import AECEnv
 import azul
 from azul.core.errors import IllegalMoveError, OptionError
 from azul.interop import render
-from azul.interop.observation import Observer, action_mask, bounds
+from azul.interop.episode import check_flag
+from azul.interop.gym import observation_box
+from azul.interop.observation import Observer, action_mask
 
 # gymnasium types a Dict space's elements as dict[str, Space], hence dict[str, Any] here;
 # an action is an id, None for an agent that is done
@@ -37,9 +40,11 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
         game: str = "pavilion",
         render_mode: str | None = None,
         reward: str = "win",
+        normalize: bool = False,
         **options: Any,
     ):
         super().__init__()
+        check_flag("normalize", normalize)
         if reward not in ("win", "score"):
             raise OptionError(f"reward: {reward!r} is not 'win' or 'score'")
         render.check_mode(render_mode)
@@ -58,9 +63,7 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
         size = self.game.info.num_distinct_actions
         obs = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    *bounds(self.game), self.game.info.observation_shape, np.float32
-                ),
+                "observation": observation_box(self.game, normalize),
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),
             }
         )
@@ -68,7 +71,7 @@ class AzulEnv(AECEnv[str, dict[str, Any], Action]):
             a: obs for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
-        self._observer = Observer(self.game)
+        self._observer = Observer(self.game, normalize)
         self._rng = np.random.default_rng()  # the deal and explicit draws; reset() seeds it
         self._game_state: azul.State | None = None
 

@@ -172,6 +172,14 @@ class SintraGame(DealtGame[SintraState]):
     def observation_layout(self) -> Layout:
         return observation.layout(self.players, self.factories, len(self.components.track))
 
+    def observation_bounds(self) -> dict[str, tuple[float, float]]:
+        pieces = (0.0, float(data.PIECES_PER_COLOR))  # a count of one colour
+        info = self.info
+        low = -info.max_score if info.min_score is None else min(0, info.min_score)
+        scores = (float(low), float(info.max_score))
+        counts = dict.fromkeys(("sources", "bag", "tower"), pieces)
+        return counts | {"scores": scores, "lost": (0.0, float(info.max_score))}
+
     def observe(self, state: SintraState, seat: int, views: dict[str, Any]) -> None:
         observation.observe(state, seat, views)
 
