@@ -21,6 +21,30 @@ cdef extern from *:
     void net_axpy "azul_net_axpy"(int m, float v, const float* row, float* out) nogil
 
 
+cdef struct Features:
+    # an observation as its non-zero entries, as the cores' ``_features`` write it: the search
+    # reads these, never the full vector, most of which is zeros
+    int n
+    int at[NET_MAXIN]
+    float val[NET_MAXIN]
+
+
+cdef inline void put(Features* f, int i, float v) noexcept nogil:
+    """Entry ``i`` of the observation is ``v`` (kept only if it is not 0, without a branch:
+    which entries are zero is unpredictable). Each entry is put at most once."""
+    f.at[f.n], f.val[f.n] = i, v
+    f.n += v != 0
+
+
+cdef inline void scatter(const Features* f, float* out, int size) noexcept nogil:
+    """The full observation of ``size`` entries from its non-zero ones."""
+    cdef int i
+    for i in range(size):
+        out[i] = 0
+    for i in range(f.n):
+        out[f.at[i]] = f.val[i]
+
+
 cdef struct Layer:
     int nin, nout
     float* w  # nin x nout, row by row: w[i * nout + j]
@@ -90,35 +114,35 @@ cdef class Weights:
         return self.net.residual
 
 
-cdef float net_forward(NetC* net, const float* obs) noexcept nogil:
-    """``Net.value`` of one observation: ReLU layers, then the one linear output (points).
-    Each layer's input is first packed to its non-zero entries (without a branch: which ones
-    are zero is unpredictable), since observations are mostly zeros, and so are ReLU outputs;
-    then each adds its row of weights, in the order of the inputs."""
-    cdef float val[NET_MAXIN]
-    cdef int at[NET_MAXIN]
+cdef float net_forward(NetC* net, const Features* obs) noexcept nogil:
+    """``Net.value`` of one observation, given by its non-zero entries: ReLU layers, then the
+    one linear output (points). Each layer adds the rows of weights of its non-zero inputs,
+    in their order; a layer's outputs are packed to their non-zero entries (ReLU outputs are
+    mostly zeros) for the next."""
+    cdef float val[NET_MAXWIDTH]
+    cdef int at[NET_MAXWIDTH]
     cdef float y[NET_MAXWIDTH]
     cdef float v
     cdef int i, j, k, nz = 0, m
     cdef Layer* L
-    for i in range(net.nin):
-        v = obs[i] * net.scale[i]
-        val[nz], at[nz] = v, i
-        nz += v != 0
     for k in range(net.nlayers):
         L = &net.layers[k]
         m = L.nout
         for j in range(m):
             y[j] = 0
-        for i in range(nz):
-            net_axpy(m, val[i], L.w + at[i] * m, y)
+        if k == 0:
+            for i in range(obs.n):
+                net_axpy(m, obs.val[i] * net.scale[obs.at[i]], L.w + obs.at[i] * m, y)
+        else:
+            for i in range(nz):
+                net_axpy(m, val[i], L.w + at[i] * m, y)
+        if k == net.nlayers - 1:
+            break
         nz = 0
         for j in range(m):
             v = y[j] + L.b[j]
-            if k < net.nlayers - 1 and v < 0:  # ReLU but for the output
+            if v < 0:  # ReLU
                 v = 0
             val[nz], at[nz] = v, j
             nz += v != 0
-    return y[0] + net.layers[net.nlayers - 1].b[0]
-
-
+    return y[0] + L.b[0]

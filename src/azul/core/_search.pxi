@@ -1,6 +1,6 @@
 # The MCTS search of ``azul.bots.mcts`` in C, for a game's compiled core: included at the end
 # of ``azul/<game>/_core.pyx``, whose ``Core`` gives ``_legal``, ``_step``, ``_evaluate``,
-# ``_observe``, ``_returns``, ``_apply_chance``, ``chance_outcomes`` and ``clone``, and whose
+# ``_features``, ``_returns``, ``_apply_chance``, ``chance_outcomes`` and ``clone``, and whose
 # module defines ``MAXLEGAL``, ``MAXP`` and ``OVER`` (and includes ``_net.pxi``). Every step mirrors ``MCTSBot._iterate``, ``_widened``
 # and ``_rewards`` in the same order, and draws from the bot's ``random.Random`` where they
 # draw, so that both searches make the same decisions.
@@ -172,13 +172,14 @@ def net_value(Core state, Weights net, int seat):
 cdef double _leaf_value(Core s, NetC* net, int p) noexcept:
     """The value of ``s`` for ``p`` in points: the network's if there is one (a residual
     network's plus the hand evaluation's), else the hand evaluation's."""
-    cdef float obs[NET_MAXIN]
+    cdef Features obs
     if net == NULL:
         return s._evaluate(p)
-    s._observe(p, obs)
+    obs.n = 0
+    s._features(p, &obs)
     if net.residual:
-        return s._evaluate(p) + <double>net_forward(net, obs)
-    return net_forward(net, obs)
+        return s._evaluate(p) + <double>net_forward(net, &obs)
+    return net_forward(net, &obs)
 
 
 cdef _settle(Core s, rng):

@@ -201,6 +201,8 @@ cdef class Rules:
         self.bonus_base = game.actions.bonus_base
         self.size = game.actions.size
         self.observation_size = game.info.observation_shape[0]
+        if self.observation_size > NET_MAXIN:  # Features holds that many entries
+            raise AzulError(f"an observation of {self.observation_size} entries is too long")
         for sp in range(NSPACES):
             self.cost[sp] = board.cost[sp]
         for n in range(7):
@@ -1202,6 +1204,13 @@ cdef class Core:
 
     cdef void _observe(self, int seat, float* out) noexcept nogil:
         """``observe`` into a C array of ``Rules.observation_size`` floats, unchecked."""
+        cdef Features f
+        f.n = 0
+        self._features(seat, &f)
+        scatter(&f, out, self.r.observation_size)
+
+    cdef void _features(self, int seat, Features* out) noexcept nogil:
+        """The non-zero entries of ``observe``, added to ``out`` (each entry once)."""
         cdef S* s = &self.s
         cdef int n = self.r.players, nsrc = self.r.nsrc, i, c, q, p, sp
         cdef int o_wild = 6, o_decision = 12, o_move = 15, o_token = o_move + n
@@ -1209,32 +1218,30 @@ cdef class Core:
         cdef int o_bag = o_supply + NC, o_tower = o_bag + NC, o_scores = o_tower + NC
         cdef int o_passed = o_scores + n, o_hands = o_passed + n, o_kept = o_hands + n * NC
         cdef int o_boards = o_kept + n * NC
-        for i in range(self.r.observation_size):
-            out[i] = 0
-        out[s.round - 1] = 1
-        out[o_wild + WILD_BY_ROUND[s.round]] = 1
+        put(out, s.round - 1, 1)
+        put(out, o_wild + WILD_BY_ROUND[s.round], 1)
         if s.dhead == s.dtail and s.kind != OVER:
-            out[o_decision + s.kind] = 1
-            out[o_move + (s.player - seat + n) % n] = 1
-        out[o_token + (0 if s.token < 0 else 1 + (s.token - seat + n) % n)] = 1
-        out[o_owed] = s.owed
+            put(out, o_decision + s.kind, 1)
+            put(out, o_move + (s.player - seat + n) % n, 1)
+        put(out, o_token + (0 if s.token < 0 else 1 + (s.token - seat + n) % n), 1)
+        put(out, o_owed, s.owed)
         for i in range(nsrc * NC):
-            out[o_src + i] = s.sources[i]
+            put(out, o_src + i, s.sources[i])
         for c in range(NC):
-            out[o_supply + c] = s.supply[c]
-            out[o_bag + c] = s.bag[c]
-            out[o_tower + c] = s.tower[c]
+            put(out, o_supply + c, s.supply[c])
+            put(out, o_bag + c, s.bag[c])
+            put(out, o_tower + c, s.tower[c])
         for q in range(n):
             p = (seat + q) % n
-            out[o_scores + q] = s.points[p]
-            out[o_passed + q] = s.passed >> p & 1
+            put(out, o_scores + q, s.points[p])
+            put(out, o_passed + q, s.passed >> p & 1)
             for c in range(NC):
-                out[o_hands + q * NC + c] = s.hands[p * NC + c]
-                out[o_kept + q * NC + c] = s.kept[p * NC + c]
+                put(out, o_hands + q * NC + c, s.hands[p * NC + c])
+                put(out, o_kept + q * NC + c, s.kept[p * NC + c])
             for sp in range(NSPACES):
                 c = s.cells[p * NSPACES + sp]
                 if c >= 0:
-                    out[o_boards + (q * NSPACES + sp) * NC + c] = 1
+                    put(out, o_boards + (q * NSPACES + sp) * NC + c, 1)
 
     def mask(self, signed char[::1] out):
         """Write 1 for each legal action into ``out`` (int8, the action space's size), 0

@@ -90,6 +90,8 @@ cdef class Rules:
         self.keep_base = game.actions.keep_base
         self.size = game.actions.size
         self.observation_size = game.info.observation_shape[0]
+        if self.observation_size > NET_MAXIN:  # Features holds that many entries
+            raise AzulError(f"an observation of {self.observation_size} entries is too long")
         for i, row in enumerate(game.accept):
             for m, v in enumerate(row):
                 self.accept[i][m] = v
@@ -774,6 +776,13 @@ cdef class Core:
 
     cdef void _observe(self, int seat, float* out) noexcept nogil:
         """``observe`` into a C array of ``Rules.observation_size`` floats, unchecked."""
+        cdef Features f
+        f.n = 0
+        self._features(seat, &f)
+        scatter(&f, out, self.r.observation_size)
+
+    cdef void _features(self, int seat, Features* out) noexcept nogil:
+        """The non-zero entries of ``observe``, added to ``out`` (each entry once)."""
         cdef S* s = &self.s
         cdef int n = self.r.players, nsrc = self.r.nsrc, T = self.r.bottom + 1
         cdef int i, c, k, p, q, slot, f, o
@@ -787,49 +796,47 @@ cdef class Core:
         cdef int o_side = o_present + n * SLOTS, o_pattern = o_side + n * SLOTS
         cdef int o_pieces = o_pattern + n * SLOTS * SPACES * (NC + 1)
         cdef int o_windows = o_pieces + n * SLOTS * SPACES * NC
-        for i in range(self.r.observation_size):
-            out[i] = 0
-        out[o_round + s.round - 1] = 1
+        put(out, o_round + s.round - 1, 1)
         c = s.indicator[s.round - 1]
         if c >= 0:
-            out[o_color + c] = 1
+            put(out, o_color + c, 1)
         if s.dhead == s.dtail and (s.kind == TURN or s.kind == KEEPING):
-            out[o_decision + s.kind] = 1
-            out[o_move + (s.player - seat + n) % n] = 1
-        out[o_tile + (0 if s.tile < 0 else 1 + (s.tile - seat + n) % n)] = 1
+            put(out, o_decision + s.kind, 1)
+            put(out, o_move + (s.player - seat + n) % n, 1)
+        put(out, o_tile + (0 if s.tile < 0 else 1 + (s.tile - seat + n) % n), 1)
         if s.keep_slot >= 0:
-            out[o_keep + s.keep_slot] = 1
+            put(out, o_keep + s.keep_slot, 1)
         for i in range(nsrc * NC):
-            out[o_src + i] = s.sources[i]
+            put(out, o_src + i, s.sources[i])
         for c in range(NC):
-            out[o_bag + c] = s.bag[c]
-            out[o_tower + c] = s.tower[c]
+            put(out, o_bag + c, s.bag[c])
+            put(out, o_tower + c, s.tower[c])
         for i in range(ROUNDS):
             if s.indicator[i] >= 0:
-                out[o_ind + i * NC + s.indicator[i]] = 1
+                put(out, o_ind + i * NC + s.indicator[i], 1)
         for q in range(n):
             p = (seat + q) % n
-            out[o_scores + q] = s.points[p]
-            out[o_lost + q] = s.lost[p]
-            out[o_track + q * T + s.track[p]] = 1
-            out[o_glazier + q * SLOTS + s.glazier[p]] = 1
+            put(out, o_scores + q, s.points[p])
+            put(out, o_lost + q, s.lost[p])
+            put(out, o_track + q * T + s.track[p], 1)
+            put(out, o_glazier + q * SLOTS + s.glazier[p], 1)
             for slot in range(SLOTS):
                 i = p * SLOTS + slot
                 for f in range(FRAMES):
                     c = s.windows[i * FRAMES + f]
                     if c >= 0:
-                        out[o_windows + ((q * SLOTS + slot) * FRAMES + f) * NC + c] = 1
+                        put(out, o_windows + ((q * SLOTS + slot) * FRAMES + f) * NC + c, 1)
                 if s.strips[i] < 0:
                     continue
-                out[o_present + q * SLOTS + slot] = 1
-                out[o_side + q * SLOTS + slot] = s.sides[i]
+                put(out, o_present + q * SLOTS + slot, 1)
+                put(out, o_side + q * SLOTS + slot, s.sides[i])
                 pat = self.r.pattern[s.strips[i] * 2 + s.sides[i]]
                 for k in range(SPACES):
                     o = (q * SLOTS + slot) * SPACES + k
-                    out[o_pattern + o * (NC + 1) + (NC if pat[k] == JOKER else pat[k])] = 1
+                    put(out, o_pattern + o * (NC + 1) + (NC if pat[k] == JOKER else pat[k]), 1)
                     c = s.cells[i * SPACES + k]
                     if c >= 0:
-                        out[o_pieces + o * NC + c] = 1
+                        put(out, o_pieces + o * NC + c, 1)
 
     def mask(self, signed char[::1] out):
         """Write 1 for each legal action into ``out`` (int8, the action space's size), 0
