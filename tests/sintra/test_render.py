@@ -33,3 +33,24 @@ def test_the_provisional_note_is_translated(lang, words):
     i18n.use(lang)
     text = azul.load_game("sintra").new_initial_state(1).render()
     assert words in text and "project defaults" not in text
+
+
+def test_the_palace_line_shows_what_the_windows_pay_now():
+    # side A (rules 5.2): the first ornament, between windows 1 and 2, has 3 of its 4 frames
+    # filled (P and O in window 1, B at the top of window 2): 6 points; the others none
+    a = load(
+        side="A", players=[player({1: None}, windows={1: "PO", 2: "B"}), player()], factories=["OY"]
+    )
+    lines = [line.strip() for line in a.render().splitlines() if line.strip().startswith("orn")]
+    assert (
+        lines[0]
+        == "ornaments  1+2: 3/4 \u2192 6   3+4: 0/4 \u2192 0   5+6: 0/4 \u2192 0   7+8: 0/4 \u2192 0"
+    )
+    assert lines[1].count("0/4") == 4  # seat 1's windows are empty
+    # side B (rules 5.3): windows 1 and 2 complete, three pink pieces among them: 2 x 3 = 6
+    done = {1: None, 2: None}  # complete windows' strips have left the game
+    b = load(
+        side="B", players=[player(done, windows={1: "PO", 2: "PP"}), player()], factories=["OY"]
+    )
+    assert "complete windows 2 \u00d7 most of one colour 3 = 6" in b.render()
+    assert "ornaments" not in b.render()

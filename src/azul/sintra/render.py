@@ -5,7 +5,7 @@ from __future__ import annotations
 from azul.core.ansi import painter, plain
 from azul.core.api import CHANCE, TERMINAL
 from azul.i18n import N_, _, ngettext
-from azul.sintra.data import JOKER, NUM_COLORS, ROUNDS, SLOTS, SPACES
+from azul.sintra.data import JOKER, NUM_COLORS, ORNAMENT_BONUS, ROUNDS, SLOTS, SPACES
 from azul.sintra.draw.svg import FILL, INK
 from azul.sintra.state import WINDOW_FRAMES, SintraState
 
@@ -106,5 +106,22 @@ def render_text(state: SintraState, color: bool = False) -> str:
             ]
             out.append(f"    {label:<{width}}" + "   ".join(row))
         out.append(f"    {value:<{width}}" + "   ".join(str(v) for v in values))
+        out.append("    " + _palace_line(state, p))
     out.append(_("(empty spaces show their colour in lower case, * a joker space)"))
     return "\n".join(out)
+
+
+def _palace_line(state: SintraState, p: int) -> str:
+    """What seat ``p``'s palace board pays now. Side A: each ornament by the windows it sits
+    between, its frames filled out of 4 and its points (rules 5.2); side B: the completed
+    windows times the pieces of the best colour (rules 5.3)."""
+    if state.game.options["side"] == "B":
+        complete, count = state.window_bonus(p)
+        line = _("complete windows {complete} \u00d7 most of one colour {count} = {points}")
+        return line.format(complete=complete, count=count, points=complete * count)
+    parts = []
+    ornaments = state.game.components.ornaments
+    for ornament, filled in zip(ornaments, state.ornament_frames(p), strict=True):
+        windows = "+".join(str(w + 1) for w in sorted({f // 2 for f in ornament}))
+        parts.append(f"{windows}: {filled}/{len(ornament)} \u2192 {ORNAMENT_BONUS[filled]}")
+    return f"{_('ornaments')}  " + "   ".join(parts)

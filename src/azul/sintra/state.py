@@ -468,11 +468,31 @@ class SintraState(DealtState):
         self.deals += self._factory_deals()
         self._recycle()
 
+    def ornament_frames(self, p: int) -> list[int]:
+        """Side A: the filled frames around each of seat ``p``'s ornaments (rules 5.2)."""
+        frames = self.windows[p * WINDOW_FRAMES : (p + 1) * WINDOW_FRAMES]
+        ornaments = self.game.components.ornaments
+        return [sum(1 for f in ornament if frames[f] >= 0) for ornament in ornaments]
+
+    def window_bonus(self, p: int) -> tuple[int, int]:
+        """Side B: seat ``p``'s completed windows and its pieces of the best colour in its
+        windows (rules 5.3); the bonus is their product."""
+        frames = self.windows[p * WINDOW_FRAMES : (p + 1) * WINDOW_FRAMES]
+        complete = sum(1 for w in range(SLOTS) if frames[2 * w + 1] >= 0)
+        return complete, max(frames.count(c) for c in range(NC))
+
+    def palace_bonus(self, p: int) -> tuple[str, str, int]:
+        """The palace board's bonus seat ``p``'s windows would earn now, as a final-score line:
+        (kind, detail, points)."""
+        if self.game.options["side"] == "A":
+            return "ornaments", "", sum(ORNAMENT_BONUS[k] for k in self.ornament_frames(p))
+        complete, best = self.window_bonus(p)
+        return "windows", f"{complete}x{best}", complete * best
+
     def _final_scoring(self) -> None:
         """Rules 5: leftover pieces, broken glass, then the palace side's bonus."""
         comps = self.game.components
         floor = self.game.options["score_floor"]
-        side_a = self.game.options["side"] == "A"
         final = []
         for p in range(self.game.players):
             lines = [("play", "", self.points[p])]
@@ -483,17 +503,8 @@ class SintraState(DealtState):
             lines.append(("broken", str(self.track[p]), deduct(score, loss, floor) - score))
             score = deduct(score, loss, floor)
             self.lost[p] += loss
-            frames = self.windows[p * WINDOW_FRAMES : (p + 1) * WINDOW_FRAMES]
-            if side_a:
-                bonus = 0
-                for ornament in comps.ornaments:
-                    bonus += ORNAMENT_BONUS[sum(1 for f in ornament if frames[f] >= 0)]
-                lines.append(("ornaments", "", bonus))
-            else:
-                complete = sum(1 for w in range(SLOTS) if frames[2 * w + 1] >= 0)
-                best = max(frames.count(c) for c in range(NC))
-                bonus = complete * best
-                lines.append(("windows", f"{complete}x{best}", bonus))
+            kind, detail, bonus = self.palace_bonus(p)
+            lines.append((kind, detail, bonus))
             self.points[p] = score + bonus
             final.append(tuple(lines))
         self.final = tuple(final)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape, unescape
 
-from azul.sintra.data import FRAMES, JOKER, NUM_COLORS, ORNAMENT_BONUS, SLOTS, SPACES
+from azul.sintra.data import FRAMES, JOKER, ORNAMENT_BONUS, SLOTS, SPACES
 from azul.sintra.draw.parts import (
     FILL,
     GOLD,
@@ -241,12 +241,11 @@ class _Board:
     def _ornaments(self) -> list[str]:
         """Side A: each ornament among its 4 frames, and what it scores now (rules 5.2)."""
         pen, p, state = self.pen, self.p, self.state
-        frames = state.windows[p * SLOTS * FRAMES : (p + 1) * SLOTS * FRAMES]
         out = []
-        for ornament in state.game.components.ornaments:
+        ornaments = state.game.components.ornaments
+        for ornament, filled in zip(ornaments, state.ornament_frames(p), strict=True):
             xs, ys = zip(*(self._frame_center(f) for f in ornament), strict=True)
             cx, cy = sum(xs) / 4, sum(ys) / 4
-            filled = sum(1 for f in ornament if frames[f] >= 0)
             points = ORNAMENT_BONUS[filled]
             fill = GOLD if filled == 4 else "#e9d79b"
             title = pen.tr(
@@ -269,10 +268,7 @@ class _Board:
     def _side_b(self) -> list[str]:
         """Side B: complete windows times the pieces of one colour in the windows (rules 5.3)."""
         pen, p, state = self.pen, self.p, self.state
-        frames = state.windows[p * SLOTS * FRAMES : (p + 1) * SLOTS * FRAMES]
-        complete = sum(1 for s in range(SLOTS) if frames[s * FRAMES + 1] >= 0)
-        best = max(range(NUM_COLORS), key=frames.count)
-        count = frames.count(best)
+        complete, count = state.window_bonus(p)
         words = pen.tr(
             "complete windows {complete} \u00d7 most of one colour {count} = {points}",
             complete=complete,
