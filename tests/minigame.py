@@ -9,6 +9,7 @@ every tile is taken; the best score wins, ties shared.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from azul.core.api import GameInfo, Presenter, SetupOption, observation_size
@@ -201,7 +202,9 @@ class MiniGame(DealtGame[MiniState]):
     def notation_help(self) -> str:
         return "take:R, take:G or take:B takes a tile of that colour from the market\n"
 
-    def render_text(self, state: MiniState, color: bool = False) -> str:
+    def render_text(
+        self, state: MiniState, color: bool = False, boards: Collection[int] | None = None
+    ) -> str:
         return f"market {state.market} held {state.held} points {state.points}"
 
     def presenter(self) -> MiniPresenter:

@@ -61,6 +61,33 @@ def test_moves_groups_the_many_passes_and_bots_moves_are_said_in_words():
     assert ": takes " in line  # the move in words: "F3:R: takes red ×2 from factory 3"
 
 
+def test_after_the_bots_moves_the_terminal_shows_your_board_and_board_shows_all():
+    state = azul.load_game("pavilion", players=3, first_player=0).new_initial_state(2)
+    out = []
+    typed = iter(["move", "board", "quit"])
+
+    def ask(prompt):
+        word = next(typed)
+        return state.action_to_string(state.legal_actions()[0]) if word == "move" else word
+
+    bots = {1: make("greedy"), 2: make("greedy")}
+    cli.play(state, {0}, bots, seed=2, ask=ask, say=out.append)
+    boards = [x for x in out if "C centre" in x]  # the outputs that draw boards
+    assert [x.count("C centre") for x in boards] == [3, 1, 1, 3]
+    _start, moved, turn, whole = boards
+    # after your move, and again when your turn comes: your board, the others by their line
+    for shown in (moved, turn):
+        lines = shown.splitlines()
+        star = next(i for i, x in enumerate(lines) if x.strip().startswith("star"))
+        assert lines[star - 1].startswith("Seat 0: score")
+        assert "Seat 1: score" in shown and "Seat 2: score" in shown
+    between = out[out.index(moved) + 1 : out.index(turn)]
+    plays = [x.split(" plays")[0] for x in between if " plays " in x]
+    assert plays == ["seat 1", "seat 2"]  # both bots' moves, in words
+    assert "type 'board'" in out[out.index(turn) + 1]
+    assert whole.count("C centre") == 3  # 'board': the whole position
+
+
 def test_end_of_input_leaves_cleanly():
     state = azul.load_game("pavilion", first_player=0).new_initial_state(1)
 

@@ -19,7 +19,7 @@ from azul.i18n.plain import markdown_to_text
 # the prompt's commands: each one's English words (the first is its name) and what it does
 COMMANDS = {
     "moves": (("moves", "m"), N_("list the legal moves")),
-    "board": (("board", "b"), N_("show the position again")),
+    "board": (("board", "b"), N_("show the whole position, every board")),
     "hint": (("hint",), N_("a bot's three best moves")),
     "undo": (("undo",), N_("take back your last move")),
     "rules": (("rules",), N_("a summary of the rules")),
@@ -138,16 +138,34 @@ class TerminalGame:
         # moved (the browser's undo is the same)
         self.before: list[tuple[int, azul.State]] = []
 
-    def show(self) -> None:
-        self.say(self.state.render(self.color))
+    def show(self, everything: bool = False, seat: int | None = None) -> None:
+        """The position: every board with ``everything`` or at the end; else the shared pieces,
+        each seat's line and one board: ``seat``'s, by default the seat to move's."""
+        state = self.state
+        seat = state.current_player() if seat is None else seat
+        if everything or state.is_terminal() or seat < 0:
+            self.say(state.render(self.color))
+            return
+        self.say(state.render(self.color, boards={seat}))
+        if state.num_players() > 1:
+            word = command_words()["board"]
+            self.say(_("(the other boards: type '{board}')").format(board=word))
 
     def bot_turn(self, seat: int) -> None:
+        """The bot's move in words, with the points it scored, and the position once a
+        person is to move."""
         state = self.state
         action = self.bots[seat].choose(state)
         words = state.game.presenter().describe_action(state, action).translate(_)
         played = _("seat {seat} plays {move}: {words}")
-        self.say(played.format(seat=seat, move=state.action_to_string(action), words=words))
+        line = played.format(seat=seat, move=state.action_to_string(action), words=words)
+        before = state.scores()[seat]
         state.apply_action(action)
+        after = state.scores()[seat]
+        if after != before:
+            change = _("{change:+d} points, now {score}").format(change=after - before, score=after)
+            line += f" ({change})"
+        self.say(line)
         if state.current_player() in self.humans or state.is_terminal():
             self.show()
 
@@ -159,7 +177,7 @@ class TerminalGame:
         elif name == "moves":
             self.say(wrap(grouped([state.action_to_string(a) for a in state.legal_actions()])))
         elif name == "board":
-            self.show()
+            self.show(everything=True)
         elif name == "hint":
             from azul.bots import hints
 
@@ -181,7 +199,8 @@ class TerminalGame:
             self.say(_("cannot undo: pieces were drawn since your last move"))
         else:
             self.state = self.before.pop()[1]
-            self.say(_("took back your last move") + "\n" + self.state.render(self.color))
+            self.say(_("took back your last move"))
+            self.show()
 
     def move(self, line: str, seat: int) -> None:
         """Play the move typed in ``line``, or say why it is not legal (nothing changes)."""
@@ -195,11 +214,11 @@ class TerminalGame:
             self.say(_("not legal: {reason}").format(reason=e.translate(_)) + f"  ({hint})")
             return
         self.before.append((seat, copy))
-        self.show()
+        self.show(seat=seat)
 
     def run(self, ask: Callable[[str], str]) -> None:
         """Play until the game ends or the person leaves."""
-        self.show()
+        self.show(everything=True)
         while not self.state.is_terminal():
             seat = self.state.current_player()
             if seat not in self.humans:

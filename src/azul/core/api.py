@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -344,7 +345,9 @@ class Game(Generic[S]):
         """A short description of the move notation, with examples, for people."""
         raise NotImplementedError
 
-    def render_text(self, state: S, color: bool = False) -> str:
+    def render_text(
+        self, state: S, color: bool = False, boards: Collection[int] | None = None
+    ) -> str:
         """See ``State.render``."""
         raise NotImplementedError
 
@@ -453,9 +456,11 @@ class State:
         the shape of ``to_json``: never anything that predicts a future draw."""
         return self.game.public_view(self, seat)
 
-    def render(self, color: bool = False) -> str:
-        """The position as text for a terminal; ``color`` paints the pieces (ANSI)."""
-        return self.game.render_text(self, color)
+    def render(self, color: bool = False, boards: Collection[int] | None = None) -> str:
+        """The position as text for a terminal; ``color`` paints the pieces (ANSI); ``boards``
+        the seats whose boards are drawn (default: all), the others shown by their line of
+        score and marks alone."""
+        return self.game.render_text(self, color, boards)
 
     def _repr_svg_(self) -> str:  # Jupyter shows a state as its drawing
         return self.game.presenter().render_svg(self)

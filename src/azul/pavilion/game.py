@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cache
 from typing import Any
 
@@ -181,10 +182,12 @@ class PavilionGame(DealtGame[PavilionState]):
 
         return state_to_json(state)
 
-    def render_text(self, state: PavilionState, color: bool = False) -> str:
+    def render_text(
+        self, state: PavilionState, color: bool = False, boards: Collection[int] | None = None
+    ) -> str:
         from azul.pavilion.render import render_text
 
-        return render_text(state, color)
+        return render_text(state, color, boards)
 
     def presenter(self) -> Presenter[PavilionState]:
         from azul.pavilion.draw import PavilionPresenter

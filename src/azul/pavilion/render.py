@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from azul.core.ansi import Paint, painter, plain
 from azul.core.api import CHANCE, TERMINAL
 from azul.i18n import N_, _, ngettext
@@ -61,7 +63,9 @@ def _structure_lines(state: PavilionState, p: int) -> list[str]:
     return lines
 
 
-def render_text(state: PavilionState, color: bool = False) -> str:
+def render_text(
+    state: PavilionState, color: bool = False, boards: Collection[int] | None = None
+) -> str:
     game = state.game
     paint = PAINT if color else plain
     w = state.wild()
@@ -123,5 +127,6 @@ def render_text(state: PavilionState, color: bool = False) -> str:
         line = _("Seat {seat}: score {score}  hand {hand}  kept {kept}")
         out.append(line.format(seat=p, score=state.points[p], hand=tiles(hand, paint), kept=kept))
         out[-1] += extra
-        out.extend(_board_lines(state, p, paint))
+        if boards is None or p in boards:
+            out.extend(_board_lines(state, p, paint))
     return "\n".join(out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from azul.core.api import (
@@ -201,10 +202,12 @@ class SintraGame(DealtGame[SintraState]):
 
         return state_to_json(state)
 
-    def render_text(self, state: SintraState, color: bool = False) -> str:
+    def render_text(
+        self, state: SintraState, color: bool = False, boards: Collection[int] | None = None
+    ) -> str:
         from azul.sintra.render import render_text
 
-        return render_text(state, color)
+        return render_text(state, color, boards)
 
     def presenter(self) -> Presenter[SintraState]:
         from azul.sintra.draw import SintraPresenter

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from azul.core.ansi import painter, plain
 from azul.core.api import CHANCE, TERMINAL
 from azul.i18n import N_, _, ngettext
@@ -15,7 +17,9 @@ SHIPPED_PROVENANCE = N_("provisional: project defaults, not read off a physical 
 PAINT = painter(FILL, INK)
 
 
-def render_text(state: SintraState, color: bool = False) -> str:
+def render_text(
+    state: SintraState, color: bool = False, boards: Collection[int] | None = None
+) -> str:
     game = state.game
     comps = game.components
     paint = PAINT if color else plain
@@ -78,6 +82,8 @@ def render_text(state: SintraState, color: bool = False) -> str:
         line = _("Seat {seat}: score {score}  broken glass {track} (lost {lost})")
         out.append(line.format(seat=p, score=state.points[p], track=track, lost=state.lost[p]))
         out[-1] += extra
+        if boards is not None and p not in boards:
+            continue
         g = state.glazier[p]
         pawn = "   ".join("v" if s == g else " " for s in range(SLOTS)).rstrip()
         out.append(f"    {glazier:<{width}}" + pawn)
