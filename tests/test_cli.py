@@ -208,9 +208,12 @@ def test_hint_undo_and_colours_at_the_prompt():
     start = json.dumps(state.to_json(), sort_keys=True)
     final = cli.play(state, {0}, {1: make("greedy")}, seed=3, ask=ask, say=out.append, color=True)
     text = "\n".join(out)
-    hint = next(line for line in out if line.startswith("hint: "))[6:].split(", ")
+    hint = next(line for line in out if line.startswith("hint: "))[6:].split(" · ")
     legal = {final.action_to_string(a) for a in final.legal_actions()}
-    assert 1 <= len(hint) <= 3 and set(hint) <= legal
+    moves = [h.split(" (")[0] for h in hint]
+    assert 1 <= len(hint) <= 3 and set(moves) <= legal
+    assert "(best; +0 now, " in hint[0]  # taking tiles earns nothing at once
+    assert all("points behind the best" in h for h in hint[1:] if "(best" not in h)
     assert "nothing to undo" in text and "took back your last move" in text
     assert json.dumps(final.to_json(), sort_keys=True) == start
     assert "\x1b[" in out[0]  # coloured pieces

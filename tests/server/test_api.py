@@ -287,6 +287,11 @@ def test_hints_replays_patterns_and_the_final_breakdown(client):
     hints = client.post(f"/api/games/{gid}/hint", json={"token": t0}).json()
     legal = {m["action"] for m in view["legal"]}
     assert 1 <= len(hints) <= 3 and all(h["action"] in legal for h in hints)
+    assert hints[0]["behind"] == 0 and all(h["behind"] >= 0 for h in hints)
+    moves = {m["action"]: m for m in view["legal"]}
+    for h in hints:  # what a move earns at once is what the table's preview says
+        assert h["earns"] == moves[h["action"]]["preview"]["points"]
+        assert isinstance(h["sets_up"], float) and h["exact"] is False
     res = client.post(f"/api/games/{gid}/hint", json={"token": g["watch_token"]})
     assert res.status_code == 409
     plain = client.get(f"/api/games/{gid}/svg", params={"token": t0}).text

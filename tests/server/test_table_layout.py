@@ -144,3 +144,28 @@ def test_touch_screens_are_told_to_tap(server, browser, touch, locale, words):
     panel, log = boxes(page, "#turn", "#log")
     assert log["y"] + log["height"] <= panel["y"] + 1, (log, panel)
     page.close()
+
+
+@VIEWPORTS
+def test_a_hint_lists_its_moves_with_what_each_gives_up_earns_and_sets_up(
+    server, browser, viewport
+):
+    page = new_page(browser, viewport)
+    _, url = api_game(server, seed=8)
+    page.goto(url)
+    page.wait_for_selector("#board g.clickable", timeout=60_000)
+    page.click("#hint")
+    page.wait_for_selector("ol.hints li", timeout=60_000)
+    lines = page.locator("ol.hints li").all_text_contents()
+    assert 1 <= len(lines) <= 3
+    assert "best" in lines[0] and "now" in lines[0] and "in prospects" in lines[0]
+    assert all("points behind the best" in line for line in lines[1:] if "best ·" not in line)
+    assert page.locator("#board g.hinted").count() >= 1  # the hinted pieces are marked
+    (hint,) = boxes(page, "#hint-text")
+    assert hint["x"] + hint["width"] <= viewport["width"] + 1, hint  # nothing runs off
+    page.screenshot(path=str(ARTIFACTS / f"hint-{viewport['width']}.png"))
+    page.click("#hint")  # a second press folds it away
+    assert page.locator("ol.hints").count() == 0
+    assert page.locator("#board g.hinted").count() == 0
+    assert not page.errors
+    page.close()

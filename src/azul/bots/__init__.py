@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from azul.bots.advice import Hint, hints
 from azul.bots.base import Bot, Candidate, Limit
 from azul.bots.bigpile import BigPileBot
 from azul.bots.builder import BuilderBot
@@ -18,7 +19,6 @@ from azul.bots.greedy import GreedyBot
 from azul.bots.heuristic import HeuristicBot
 from azul.bots.mcts import MCTSBot
 from azul.bots.random_bot import RandomBot
-from azul.core.api import State
 from azul.core.errors import OptionError
 
 BOTS: dict[str, type[Bot]] = {
@@ -26,12 +26,6 @@ BOTS: dict[str, type[Bot]] = {
 }
 LATER: dict[str, str] = {"policy": "azul.interop.learn:PolicyBot"}
 """Bots imported when first made (they need an extra: ``policy`` needs numpy)."""
-
-
-def hints(state: State, seed: int = 0, count: int = 3) -> list[Candidate]:
-    """The best moves for the player to move, as the clients' hints show them (a short MCTS
-    search: 400 iterations, deterministic under ``seed``)."""
-    return make("mcts", iterations=400, seed=seed).analyse(state)[:count]
 
 
 def make(name: str, **options: Any) -> Bot:
@@ -49,4 +43,4 @@ def make(name: str, **options: Any) -> Bot:
         raise OptionError(f"bot {name!r}: {e}") from None
 
 
-__all__ = ["BOTS", "Bot", "Candidate", "Limit", "hints", "make"]
+__all__ = ["BOTS", "Bot", "Candidate", "Hint", "Limit", "hints", "make"]

@@ -6,7 +6,7 @@ import shutil
 import textwrap
 import unicodedata
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import azul
 from azul import i18n
@@ -16,11 +16,14 @@ from azul.core.records import record_of
 from azul.i18n import N_, _
 from azul.i18n.plain import markdown_to_text
 
+if TYPE_CHECKING:
+    from azul.bots.advice import Hint
+
 # the prompt's commands: each one's English words (the first is its name) and what it does
 COMMANDS = {
     "moves": (("moves", "m"), N_("list the legal moves")),
     "board": (("board", "b"), N_("show the whole position, every board")),
-    "hint": (("hint",), N_("a bot's three best moves")),
+    "hint": (("hint",), N_("the three best moves, what each gives up, earns and sets up")),
     "undo": (("undo",), N_("take back your last move")),
     "rules": (("rules",), N_("a summary of the rules")),
     "save": (("save",), N_("save the game record to FILE")),
@@ -99,6 +102,15 @@ def help_text() -> str:
     width = max(len(words) for words, _what in rows)
     lines = [f"  {words:<{width}}  {what}" for words, what in rows]
     return "\n".join([_("Commands: a move in the notation below, or"), *lines, ""])
+
+
+def hint_text(hint: Hint) -> str:
+    """'Y@C5 (14 points behind the best; +5 now, +2.0 in prospects)'."""
+    behind = _("best") if hint.behind == 0 else _("{points} points behind the best")
+    why = _("{now} now, {later} in prospects").format(
+        now=f"{hint.earns:+d}", later=f"{hint.sets_up:+.1f}"
+    )
+    return f"{hint.move} ({behind.format(points=f'{hint.behind:g}')}; {why})"
 
 
 def rules_text(game: str) -> str:
@@ -182,7 +194,7 @@ class TerminalGame:
             from azul.bots import hints
 
             best = hints(state, self.seed + len(state.history()))
-            self.say(_("hint: {moves}").format(moves=", ".join(c.move for c in best)))
+            self.say(_("hint: {moves}").format(moves=" · ".join(map(hint_text, best))))
         elif name == "undo":
             self.undo(seat)
         elif name == "rules":

@@ -211,6 +211,21 @@ class GameSetup(BaseModel):
     )
 
 
+class HintOut(BaseModel):
+    action: int = Field(description="the move's action id, as in the view's legal moves")
+    move: str = Field(description="the move in the game's notation")
+    behind: float = Field(
+        description="the points it gives up against the best hint (0 for the best), from the "
+        "search's values, or the endgame solver's exact ones"
+    )
+    earns: int = Field(description="the points it scores at once")
+    sets_up: float = Field(
+        description="what it adds to the player's prospects besides those points, in points "
+        "by the game's evaluation"
+    )
+    exact: bool = Field(description="'behind' comes from the endgame solver: exact")
+
+
 class LevelChoice(BaseModel):
     name: str = Field(description="the level, as named in a bot seat")
     label: str = Field(description="what people read: an English message to translate")

@@ -32,11 +32,10 @@ from azul.server.tables import Tables, file_options
 def hint(
     game: str, options: dict[str, Any], seed: int, actions: list[int], bot_seed: int
 ) -> list[dict[str, Any]]:
-    """In a worker process: the three best moves for the position."""
+    """In a worker process: the three best moves for the position (``azul.bots.Hint``)."""
     from azul.bots import hints
 
-    best = hints(position(game, options, seed, actions), bot_seed)
-    return [{"action": c.action, "move": c.move, "value": round(c.value, 3)} for c in best]
+    return [h.to_json() for h in hints(position(game, options, seed, actions), bot_seed)]
 
 
 class MoveTimes:

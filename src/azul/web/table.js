@@ -567,16 +567,33 @@ export async function startTable() {
       location.href = `/?game=${next.id}&token=${next.token}`;
     } catch (e) { $("error").textContent = e.message; }
   };
+  /** One hinted move: its words, what it gives up against the best, earns now and sets up. */
+  const signed = x => (x > 0 ? "+" : x < 0 ? "\u2212" : "\u00b1") + Math.abs(x);
+  const hintLine = h => {
+    const m = view.legal.find(x => x.action === h.action);
+    const words = m ? format(m.text) || h.move : h.move;
+    const behind = h.behind === 0 ? t("best")
+      : fill(t("{points} points behind the best"), {points: h.behind});
+    const why = fill(t("{now} now, {later} in prospects"),
+                     {now: signed(h.earns), later: signed(h.sets_up.toFixed(1) * 1)});
+    return `<li><b>${escapeHtml(words)}</b> <span class="why">${escapeHtml(behind)} · ${
+      escapeHtml(why)}</span></li>`;
+  };
   $("hint").onclick = async () => {
+    if (hinted.length) {  // a second press folds the hint away (it takes room on a phone)
+      hinted = [];
+      $("hint-text").textContent = "";
+      $("hint").setAttribute("aria-expanded", "false");
+      drawMoves();
+      return;
+    }
+    $("hint").setAttribute("aria-expanded", "true");
     $("hint-text").textContent = t("thinking…");
     try {
       const best = await api(`/api/games/${gameId}/hint`, {token});
       hinted = best.map(h => h.action);
-      const words = best.map(h => {
-        const m = view.legal.find(x => x.action === h.action);
-        return m ? format(m.text) || h.move : h.move;
-      });
-      $("hint-text").textContent = `${t("Hint")}: ${words.join(" · ")}`;
+      $("hint-text").innerHTML = `<ol class="hints" aria-label="${escapeHtml(t("Hint"))}">${
+        best.map(hintLine).join("")}</ol>`;
       drawMoves();
     } catch (e) { $("hint-text").textContent = e.message; }
   };

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse, Response
@@ -13,7 +13,7 @@ from azul.server.errors import responses
 from azul.server.links import linked
 from azul.server.replies import client_of, json_view
 from azul.server.routes import lobby_of, rates_of
-from azul.server.schema import Language, Move, Refused, SeatName, Token
+from azul.server.schema import HintOut, Language, Move, Refused, SeatName, Token
 
 router = APIRouter()
 
@@ -100,9 +100,11 @@ async def get_svg(
     operation_id="post_hint",
     responses=responses(400, 403, 404, 409, 429),
 )
-async def post_hint(game_id: str, body: Token, request: Request) -> list[dict[str, Any]]:
-    """A bot's three best moves for the seat to move (the address's rate: guards.RatesFirst)."""
-    return await lobby_of(request).hint(game_id, body.token, client_of(request))
+async def post_hint(game_id: str, body: Token, request: Request) -> list[HintOut]:
+    """The three best moves for the seat to move, with what each gives up against the best,
+    earns at once and sets up (the address's rate: guards.RatesFirst)."""
+    found = await lobby_of(request).hint(game_id, body.token, client_of(request))
+    return [HintOut(**h) for h in found]
 
 
 @router.get(
