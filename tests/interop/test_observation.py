@@ -121,17 +121,25 @@ def test_published_shapes():
         assert azul.load_game("sintra", players=n).info.observation_shape == SINTRA[n]
 
 
-def test_research_example_runs():
+@pytest.mark.parametrize(
+    "script,args,says",
+    [
+        ("reinforce.py", ["--episodes", "5", "--eval", "3"], "mean reward against random"),
+        (
+            "pettingzoo_selfplay.py",
+            ["--episodes", "40", "--every", "20", "--eval", "5"],
+            "episode 40: ",
+        ),
+    ],
+)
+def test_research_examples_run(script, args, says):
     import subprocess
     import sys
     from pathlib import Path
 
-    script = Path(__file__).resolve().parents[2] / "examples" / "reinforce.py"
+    path = Path(__file__).resolve().parents[2] / "examples" / script
     run = subprocess.run(
-        [sys.executable, str(script), "--episodes", "5", "--eval", "3"],
-        capture_output=True,
-        text=True,
-        timeout=120,
+        [sys.executable, str(path), *args], capture_output=True, text=True, timeout=120
     )
     assert run.returncode == 0, run.stderr
-    assert "mean reward against random" in run.stdout
+    assert says in run.stdout
