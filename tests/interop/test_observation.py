@@ -130,9 +130,16 @@ def test_published_shapes():
             ["--episodes", "40", "--every", "20", "--eval", "5"],
             "episode 40: ",
         ),
+        (
+            "sb3_maskable_ppo.py",
+            ["--steps", "256", "--every", "256", "--eval", "2", "--envs", "2"],
+            "step 256: ",
+        ),
     ],
 )
 def test_research_examples_run(script, args, says):
+    if script.startswith("sb3"):
+        pytest.importorskip("sb3_contrib")
     import subprocess
     import sys
     from pathlib import Path
