@@ -131,6 +131,11 @@ def test_published_shapes():
             "episode 40: ",
         ),
         (
+            "openspiel_dqn.py",
+            ["--episodes", "4", "--every", "2", "--eval", "2"],
+            "episode 4: ",
+        ),
+        (
             "sb3_maskable_ppo.py",
             ["--steps", "256", "--every", "256", "--eval", "2", "--envs", "2"],
             "step 256: ",
@@ -138,8 +143,8 @@ def test_published_shapes():
     ],
 )
 def test_research_examples_run(script, args, says):
-    if script.startswith("sb3"):
-        pytest.importorskip("sb3_contrib")
+    if script in ("sb3_maskable_ppo.py", "openspiel_dqn.py"):
+        pytest.importorskip("torch")  # the rl extra
     import subprocess
     import sys
     from pathlib import Path
