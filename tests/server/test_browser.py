@@ -37,6 +37,7 @@ FLAGS = [
 ]
 WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+FULL_HD = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture(scope="module")

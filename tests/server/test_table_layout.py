@@ -11,12 +11,14 @@ import httpx
 import pytest
 
 from tests.server import test_browser
-from tests.server.test_browser import ARTIFACTS, PHONE, WIDE, api_game, new_page
+from tests.server.test_browser import ARTIFACTS, FULL_HD, PHONE, WIDE, api_game, new_page
 
 server = test_browser.server  # the fixtures: a server in its own process, a headless Chromium
 browser = test_browser.browser
 
-VIEWPORTS = pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["wide", "phone"])
+VIEWPORTS = pytest.mark.parametrize(
+    "viewport", [WIDE, FULL_HD, PHONE], ids=["wide", "full-hd", "phone"]
+)
 
 
 @pytest.fixture(scope="module")
