@@ -110,11 +110,13 @@ def test_a_network_for_other_games_is_refused_at_the_search(tmp_path):
 def test_auto_takes_the_network_the_game_ships_and_falls_back_to_the_hand_evaluation(
     tmp_path, monkeypatch, caplog
 ):
-    three = azul.load_game("pavilion", players=3)
-    assert three.strategy().value_weights(3) is None  # none ships: by hand
-    assert MCTSBot(iterations=5).leaf_network(three) is None
-    with pytest.raises(azul.AzulError, match="no trained value network ships for pavilion with 3"):
-        MCTSBot(iterations=5, eval="learned").leaf_network(three)
+    four = azul.load_game("pavilion", players=4)
+    assert four.strategy().value_weights(4) is None  # none ships: by hand
+    assert MCTSBot(iterations=5).leaf_network(four) is None
+    with pytest.raises(azul.AzulError, match="no trained value network ships for pavilion with 4"):
+        MCTSBot(iterations=5, eval="learned").leaf_network(four)
+    three = MCTSBot(iterations=5).leaf_network(azul.load_game("pavilion", players=3))
+    assert three is not None and three.meta["players"] == 3 and three.residual
     game = azul.load_game("pavilion")
     shipped = MCTSBot(iterations=5).leaf_network(game)  # 2 players: one ships
     assert shipped is not None and shipped.residual and shipped.meta["commit"] != ""

@@ -281,9 +281,12 @@ def test_a_network_pickles_without_its_compiled_arrays():
 def test_the_benchmark_measures_the_search_with_a_network():
     from azul.bench import _learned, _positions
 
-    game = azul.load_game("pavilion", players=3)
+    game = azul.load_game("pavilion", players=4)  # no network ships: one of random weights
     rate, label = _learned(game, _positions(game, 0, count=1))
     assert rate > 0 and label == "network 64x64 hidden (random weights)"
+    three = azul.load_game("pavilion", players=3)  # the shipped one
+    rate, label = _learned(three, _positions(three, 0, count=1))
+    assert rate > 0 and label == "network 64x64 hidden (generation 1)"
 
 
 def score_reader(game):
