@@ -16,14 +16,25 @@ from pathlib import Path
 from azul.arena import tournament
 from azul.bots.spec import BotSpec
 
-OPPONENTS = ["random", "greedy", "heuristic", "mcts:iterations=200"]
+# the search by hand: with eval=auto it would take a shipped network, and the protocol would
+# change whenever one ships
+OPPONENTS = ["random", "greedy", "heuristic", "mcts:iterations=200,eval=hand"]
 SEED = 20_000  # the first deal of the first opponent; each opponent starts 10,000 deals later
 
 
-def evaluate(game: str, bot: str, games: int, workers: int, progress: bool = True) -> list[dict]:
-    """One row per opponent: the bot's results against it."""
+def evaluate(
+    game: str,
+    bot: str,
+    games: int,
+    workers: int,
+    progress: bool = True,
+    only: list[str] | None = None,
+) -> list[dict]:
+    """One row per opponent (those of ``only``, each on its own deals): the bot's results."""
     rows = []
     for i, opponent in enumerate(OPPONENTS):
+        if only and opponent not in only:
+            continue
         lineup = [BotSpec.parse(bot), BotSpec.parse(opponent)]
         jobs = tournament.match_jobs(game, {}, lineup, 2, games, SEED + 10_000 * i, None)
         _, stats = tournament.run(jobs, workers=workers, progress=progress)
@@ -65,8 +76,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument(
+        "--opponent", action="append", choices=OPPONENTS, help="only these (repeatable)"
+    )
     args = parser.parse_args()
-    rows = evaluate(args.game, args.bot, args.games, args.workers, not args.quiet)
+    rows = evaluate(args.game, args.bot, args.games, args.workers, not args.quiet, args.opponent)
     print(markdown(rows))
     if args.json:
         report = {"game": args.game, "bot": args.bot, "rows": rows}
