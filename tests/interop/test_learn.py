@@ -139,6 +139,12 @@ def test_the_evaluation_protocol_runs_and_prints_its_table(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     rows = json.loads(out.read_text(encoding="utf-8"))["rows"]
-    assert [r["opponent"] for r in rows] == ["random", "greedy", "heuristic", "mcts:iterations=200"]
+    search = "mcts:iterations=200,eval=hand"  # by hand, whatever networks ship
+    assert [r["opponent"] for r in rows] == ["random", "greedy", "heuristic", search]
     assert all(r["games"] == 2 and 0 <= r["win_rate"] <= 1 for r in rows)
     assert run.stdout.count("\n| `") == 4
+    one = subprocess.run(
+        [*command, "--quiet", "--opponent", "greedy"], capture_output=True, text=True, timeout=300
+    )
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.count("\n| `") == 1 and "| `greedy` | 2 |" in one.stdout
