@@ -196,3 +196,32 @@ def test_greedy_beats_random(game):
 def test_heuristic_beats_greedy(game):
     w = wins_of(game, "heuristic", "greedy", 5)
     assert w["heuristic"] >= 7  # of 10 games
+
+
+@pytest.mark.parametrize("name", ["pavilion", "sintra"])
+def test_the_heuristic_bot_values_its_moves_in_c_as_in_python(name):
+    # on a compiled state the game evaluates every candidate in one call into its core; the
+    # values, their order and the bot's draws are those of the Python engine move by move
+    from azul.core.compiled import compiled_core
+
+    compiled, python = (azul.load_game(name, players=3, engine=e) for e in ("compiled", "python"))
+    if compiled.engine != "compiled":
+        pytest.skip("the compiled cores are not built here")
+    a, b = compiled.new_initial_state(5), python.new_initial_state(5)
+    assert compiled_core(a) is not None and compiled_core(b) is None
+    strategy = compiled.strategy()
+    rng = random.Random(1)
+    for step in range(60):
+        if a.is_terminal():
+            break
+        if step % 6 == 0:
+            seeds = [rng.getrandbits(63) for _ in a.legal_actions()]
+            assert strategy.evaluate_children(a, a.current_player(), seeds) is not None
+            assert strategy.evaluate_children(b, b.current_player(), seeds) is None
+            mine, theirs = make("heuristic", seed=step), make("heuristic", seed=step)
+            values = [(c.action, c.value) for c in mine.analyse(a)]
+            assert values == [(c.action, c.value) for c in theirs.analyse(b)]
+            assert mine.rng.random() == theirs.rng.random()  # the same draws were made
+        action = rng.choice(a.legal_actions())
+        a.apply_action(action)
+        b.apply_action(action)

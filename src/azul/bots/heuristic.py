@@ -19,10 +19,27 @@ class HeuristicBot(Bot):
     def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
         self._check(state)
         me = state.current_player()
+        legal = state.legal_actions()
+        own = type(self).evaluation is HeuristicBot.evaluation  # the game's own evaluation
+        if own and not state.game.options.get("explicit_chance"):
+            # the same seeds as private_clone's, in order: implicit chance draws no more
+            seeds = [self.rng.getrandbits(63) for _ in legal]
+            found = state.game.strategy().evaluate_children(state, me, seeds)
+            if found is not None:
+                return ranked(state, dict(zip(legal, found, strict=True)), self.rng)
+            return self._one_by_one(state, me, legal, seeds)
+        return self._one_by_one(state, me, legal, None)
+
+    def _one_by_one(
+        self, state: State, me: int, legal: list[int], seeds: list[int] | None
+    ) -> list[Candidate]:
+        """Each action played on its own copy, its draws settled, then evaluated; ``seeds``:
+        the copies' seeds if they were drawn already."""
         evaluate = self.evaluation(state)
         values = {}
-        for a in state.legal_actions():
-            child = self.private_clone(state)
+        for i, a in enumerate(legal):
+            child = state.clone()
+            child.reseed(self.rng.getrandbits(63) if seeds is None else seeds[i])
             child.apply_action(a)
             settle_chance(child, self.rng)
             values[a] = evaluate(child, me)

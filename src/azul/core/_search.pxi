@@ -151,6 +151,28 @@ def search(Core state, Tree tree, rng, double c, double widen, double scale, dou
     return n
 
 
+def child_values(Core state, seeds):
+    """The one-ply bots' loop in C (``HeuristicBot.analyse``): for each legal action, in the
+    order of ``legal_actions()``, a copy of ``state`` whose draws follow that action's seed (as
+    ``Bot.private_clone`` reseeds), the action played with its draws, and there the hand
+    evaluation (``Core.evaluate``) of every seat. Games whose chance is implicit only: with
+    explicit chance the bots settle the draws with their own generator, in Python."""
+    cdef int legal[MAXLEGAL]
+    cdef int n = state._legal(legal), i, p
+    cdef Core child
+    if state.r.explicit:
+        raise AzulError("child_values: explicit draws are the bot's to settle")
+    if len(seeds) != n:
+        raise AzulError(f"child_values: {len(seeds)} seeds for {n} legal actions")
+    out = []
+    for i in range(n):
+        child = state.clone()
+        child.s.rng = <uint64_t>seeds[i]
+        child._step(legal[i])
+        out.append([child._evaluate(p) for p in range(state.r.players)])
+    return out
+
+
 cdef int _fits(Core state, Weights net) except -1:
     if net.net.nin != state.r.observation_size:
         raise AzulError(

@@ -97,6 +97,13 @@ class Strategy(Generic[S]):
         """The evaluation for the leaves of a search: may be slower and better informed."""
         return self.evaluate(state, seat)
 
+    def evaluate_children(self, state: S, seat: int, seeds: list[int]) -> list[float] | None:
+        """``evaluate`` for ``seat`` of each legal action's outcome, in the order of
+        ``legal_actions()``, each played on a copy reseeded with its seed (as the one-ply bots
+        do): a game may work them out at once (in C on its compiled core). None (the default)
+        where it cannot; the bot then plays each copy itself."""
+        return None
+
     def value_weights(self, players: int) -> Traversable | None:
         """The file of the trained value network (``azul.learn.net``) that the search may use
         at its leaves instead of ``evaluate_leaf``, for games of ``players``; None where none

@@ -214,6 +214,17 @@ def compiled_core(state: State) -> Any:
     return state._core if isinstance(state, CompiledState) else None
 
 
+def children(state: State, seeds: list[int]) -> list[list[float]] | None:
+    """The hand evaluation of every seat after each legal action, each on a copy reseeded with
+    its seed, worked out in C (the core module's ``child_values``); None for a state of the
+    Python engine or with explicit chance."""
+    core = compiled_core(state)
+    if core is None or state.game.options.get("explicit_chance"):
+        return None
+    rows: list[list[float]] = state.game.compiled().child_values(core, seeds)
+    return rows
+
+
 def core_of(state: State, core_class: Any) -> Any:
     """A ``Core`` (of ``core_class``) of ``state``'s position for a search to play on: a copy
     of the compiled state's own, or one converted from a Python state."""

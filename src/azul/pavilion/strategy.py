@@ -14,7 +14,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 from azul.core.api import Strategy, shipped_weights
-from azul.core.compiled import compiled_core
+from azul.core.compiled import children, compiled_core
 from azul.pavilion import bigpile, endgame, evaluation
 from azul.pavilion.state import PavilionState
 
@@ -37,6 +37,14 @@ class PavilionStrategy(Strategy[PavilionState]):
 
     def evaluate(self, state: PavilionState, seat: int) -> float:
         return against_rivals(state, seat)
+
+    def evaluate_children(
+        self, state: PavilionState, seat: int, seeds: list[int]
+    ) -> list[float] | None:
+        rows = children(state, seeds)
+        if rows is None:
+            return None
+        return [row[seat] - max(v for q, v in enumerate(row) if q != seat) for row in rows]
 
     def evaluate_leaf(self, state: PavilionState, seat: int) -> float:
         return value(state, seat)

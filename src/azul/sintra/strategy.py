@@ -7,7 +7,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 from azul.core.api import Strategy, shipped_weights
-from azul.core.compiled import compiled_core
+from azul.core.compiled import children, compiled_core
 from azul.sintra import bigpile, evaluation
 from azul.sintra.state import SintraState
 
@@ -19,6 +19,12 @@ class SintraStrategy(Strategy[SintraState]):
     def evaluate(self, state: SintraState, seat: int) -> float:
         core = compiled_core(state)  # in C on a compiled state: the very same float
         return evaluation.evaluate(state, seat) if core is None else float(core.evaluate(seat))
+
+    def evaluate_children(
+        self, state: SintraState, seat: int, seeds: list[int]
+    ) -> list[float] | None:
+        rows = children(state, seeds)
+        return None if rows is None else [row[seat] for row in rows]
 
     def styles(self) -> tuple[str, ...]:
         return ("bigpile",)
