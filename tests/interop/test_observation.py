@@ -51,6 +51,8 @@ def test_each_entry_keeps_within_its_bounds_and_normalises_into_one(name, player
     assert (low.min() < 0) == (name == "sintra")  # Sintra's scores can fall below 0
     per_colour = game.info.total_pieces // len(named["bag"])
     assert per_colour in high and high.max() == game.info.max_score
+    floorless = entry_bounds(azul.load_game(name, players=players, score_floor=None))[0]
+    assert floorless.min() == -game.info.max_score  # without a floor, scores can fall below 0
     normalised = Observer(game, normalize=True)
     for seed in range(3):
         state, rng = game.new_initial_state(seed), np.random.default_rng(seed)

@@ -53,6 +53,17 @@ class GameInfo:
     observation_shape: tuple[int, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
 
+    def score_bounds(self) -> tuple[float, float]:
+        """The lowest and highest value a score shows in an observation: from ``min_score``,
+        never above 0 (minus ``max_score`` where the game sets no lowest), to ``max_score``."""
+        low = -self.max_score if self.min_score is None else min(0, self.min_score)
+        return float(low), float(self.max_score)
+
+    def value_bounds(self) -> tuple[float, float]:
+        """Bounds of any entry of an observation: a 0/1 flag, a count of pieces (at most
+        ``total_pieces``) or a score (``score_bounds``)."""
+        return self.score_bounds()[0], float(max(self.max_score, self.total_pieces, 1))
+
 
 @dataclass(frozen=True)
 class SetupOption:
@@ -338,10 +349,9 @@ class Game(Generic[S]):
         """The lowest and highest value of each piece of the observation layout whose entries
         are not 0/1 flags (counts, scores), by name. This default knows no piece: it gives each
         the bounds of any score and any count of pieces (``GameInfo``)."""
-        info = self.info
-        low = -info.max_score if info.min_score is None else min(0, info.min_score)
-        high = max(info.max_score, info.total_pieces, 1)
-        return {name: (float(low), float(high)) for name, _ in self.observation_layout()}
+        return dict.fromkeys(
+            (name for name, _ in self.observation_layout()), self.info.value_bounds()
+        )
 
     def observe(self, state: S, seat: int, views: dict[str, Any]) -> None:
         """Fill zeroed arrays shaped as in ``observation_layout`` (numpy arrays or anything

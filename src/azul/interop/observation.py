@@ -47,9 +47,7 @@ def bounds(game: Game[Any]) -> tuple[float, float]:
     """Bounds of every entry of the game's observations: entries are 0/1 flags, counts of
     pieces (at most ``total_pieces``) and scores (``min_score`` to ``max_score``; a game
     without a lowest score is taken to go no lower than minus its highest)."""
-    info = game.info
-    low = -info.max_score if info.min_score is None else min(0, info.min_score)
-    return float(low), float(max(info.max_score, info.total_pieces, 1))
+    return game.info.value_bounds()
 
 
 def entry_bounds(game: Game[Any]) -> tuple[np.ndarray, np.ndarray]:

@@ -168,8 +168,8 @@ class PavilionGame(DealtGame[PavilionState]):
     def observation_bounds(self) -> dict[str, tuple[float, float]]:
         tiles = (0.0, float(data.TILES_PER_COLOR))  # a count of one colour
         counts = dict.fromkeys(("sources", "supply", "bag", "tower", "hands", "kept"), tiles)
-        scores = (float(min(0, self.info.min_score or 0)), float(self.info.max_score))
-        return counts | {"bonus_owed": (0.0, float(data.SUPPLY_SPACES)), "scores": scores}
+        owed = (0.0, float(data.SUPPLY_SPACES))
+        return counts | {"bonus_owed": owed, "scores": self.info.score_bounds()}
 
     def observe(self, state: PavilionState, seat: int, views: dict[str, Any]) -> None:
         observation.observe(state, seat, views)

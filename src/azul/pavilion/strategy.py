@@ -27,8 +27,12 @@ def value(state: PavilionState, seat: int) -> float:
 
 def against_rivals(state: PavilionState, seat: int) -> float:
     """The value of the position for ``seat`` less the best of its opponents'."""
-    others = (value(state, q) for q in range(state.num_players()) if q != seat)
-    return value(state, seat) - max(others)
+    return lead([value(state, q) for q in range(state.num_players())], seat)
+
+
+def lead(values: list[float], seat: int) -> float:
+    """``seat``'s value less the best other one."""
+    return values[seat] - max(v for q, v in enumerate(values) if q != seat)
 
 
 class PavilionStrategy(Strategy[PavilionState]):
@@ -44,7 +48,7 @@ class PavilionStrategy(Strategy[PavilionState]):
         rows = children(state, seeds)
         if rows is None:
             return None
-        return [row[seat] - max(v for q, v in enumerate(row) if q != seat) for row in rows]
+        return [lead(row, seat) for row in rows]
 
     def evaluate_leaf(self, state: PavilionState, seat: int) -> float:
         return value(state, seat)

@@ -175,11 +175,9 @@ class SintraGame(DealtGame[SintraState]):
 
     def observation_bounds(self) -> dict[str, tuple[float, float]]:
         pieces = (0.0, float(data.PIECES_PER_COLOR))  # a count of one colour
-        info = self.info
-        low = -info.max_score if info.min_score is None else min(0, info.min_score)
-        scores = (float(low), float(info.max_score))
         counts = dict.fromkeys(("sources", "bag", "tower"), pieces)
-        return counts | {"scores": scores, "lost": (0.0, float(info.max_score))}
+        lost = (0.0, float(self.info.max_score))
+        return counts | {"scores": self.info.score_bounds(), "lost": lost}
 
     def observe(self, state: SintraState, seat: int, views: dict[str, Any]) -> None:
         observation.observe(state, seat, views)
