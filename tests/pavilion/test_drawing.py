@@ -379,8 +379,14 @@ def test_sizes_come_from_the_page_and_the_layouts_fit_their_screens():
         root = parse(s.game.presenter().render_svg(s, seat=2, layout=layout))
         assert root.get("width") == "100%" and root.get("height") is None
         _, _, w, h = (float(v) for v in root.get("viewBox").split())
-        if layout == "wide":
-            assert 16 / 10.5 <= w / h <= 16 / 8.5
+        if layout == "wide":  # the first screen (about 1.3 times as wide as high) holds the
+            # viewer's board and every tile one takes; the others' boards are 0.28 w or wider
+            first = w / 1.3
+            sources = [g for attrs, g in groups(root) if "source" in attrs]
+            assert sources and all(_box(g[0])[0][3] <= first for g in sources)
+            viewer = next(g for g in root.iter(f"{NS}g") if g.get("data-seat") == "2")
+            rect = viewer.find(f"{NS}rect")
+            assert float(rect.get("y")) + float(rect.get("height")) <= first
         else:
             assert w == 390 and h > w
         boards = {
@@ -389,6 +395,8 @@ def test_sizes_come_from_the_page_and_the_layouts_fit_their_screens():
             if g.get("class") == "board"
         }
         assert boards["2"] > max(w for seat, w in boards.items() if seat != "2")
+        if layout == "wide":
+            assert min(boards.values()) >= 0.28 * w
     with pytest.raises(azul.OptionError):
         s.game.presenter().render_svg(s, layout="phone")
     with pytest.raises(azul.OptionError):

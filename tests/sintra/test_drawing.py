@@ -11,6 +11,7 @@ import pytest
 
 import azul
 from azul import i18n
+from azul.sintra.draw.board import SIZES
 from azul.sintra.draw.parts import FILL, INK
 from tests.sintra.helpers import load, me, player, strip
 
@@ -251,8 +252,25 @@ def test_the_drawing_is_sized_by_its_view_box(layout):
         root = ET.fromstring(state.game.presenter().render_svg(state, seat=seat, layout=layout))
         assert root.get("width") == "100%" and root.get("height") is None
         _, _, w, h = map(float, root.get("viewBox").split())
-        if layout == "wide":
-            assert 1.5 <= w / h <= 2.6, (w, h)
+        if layout == "wide":  # the first screen (about 1.3 times as wide as high) holds the
+            # table and the viewer's board; the others' boards are 0.28 w wide or more
+            boards = {
+                g.get("data-board"): [float(v) for v in re.findall(r"[\d.]+", g.get("transform"))]
+                for g in root.iter(f"{NS}g")
+                if g.get("class") == "board"
+            }
+            width, height = SIZES["side"]
+            for p, (_, y, scale) in boards.items():
+                if seat is not None and p == str(seat):
+                    assert y + height * scale <= w / 1.3
+                elif seat is not None:
+                    assert width * scale >= 0.28 * w
+            factories = [
+                float(c.get("cy")) + float(c.get("r"))
+                for c in root.iter(f"{NS}circle")
+                if c.get("stroke") == "#9c7a4a"
+            ]
+            assert len(factories) == 9 and max(factories) <= w / 1.3
         else:
             assert w <= 440 and h > w
 

@@ -8,6 +8,7 @@ first child and a ``<title>``; the pieces are in ``svg_board.py`` and ``svg_tabl
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 from azul import i18n
@@ -18,13 +19,12 @@ from azul.pavilion.draw.parts import FILL, INK, MUTED, TEXT, TEXT_DEFAULTS, defs
 from azul.pavilion.draw.table import (
     bag_and_tower,
     centre,
-    factory,
     panel,
+    factory,
     ring_positions,
     round_track,
     score_track,
     supply,
-    track_loop,
     track_rows,
 )
 from azul.pavilion.state import ACQUIRE, BONUS_PICK, PLAY, PavilionState
@@ -32,7 +32,10 @@ from azul.pavilion.state import ACQUIRE, BONUS_PICK, PLAY, PavilionState
 __all__ = ["FILL", "INK", "LAYOUTS", "render_svg"]
 
 LAYOUTS = ("wide", "tall")
-WIDE = (1600, 900)  # the wide layout's viewBox
+WIDE_WIDTH = 1400  # the wide layout's viewBox width; its height follows the boards
+VIEWER = 560  # the width of the viewer's board in the wide layout
+TILE_SIZE = 50  # a tile one takes in the wide layout
+PLATE = 76  # a factory's radius in the wide layout
 TALL_WIDTH = 390  # the phone layout's viewBox width: one unit is one CSS pixel on a phone
 TAP = 48  # smallest tap target: 44 CSS pixels on a phone down to 360 pixels wide
 
@@ -129,58 +132,63 @@ def _row(
     )
 
 
-def _wide(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tuple[int, int]]:
-    """Two players: three columns (a board | round, scores, supply and factories | the other
-    board). More: the viewer's board on the left; on the right the scoring board and the
-    factories above, the other boards in a row below. The viewer's board is drawn large."""
-    width, height = WIDE
-    m, gap = 16, 20
+def _wide(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tuple[int, float]]:
+    """A screen wider than tall. The first row fills the first screen: the viewer's board at
+    the left; at the right the round and who is to move, the factories in a ring round the
+    centre, beside them the round track, the supply, bag and tower, and the score track below.
+    The other boards follow in a row beneath, each wide enough to read; a spectator sees every
+    board there. Factory, centre, supply and hand tiles are 50 units: 32 CSS pixels when the
+    drawing is 900 pixels wide."""
+    width = WIDE_WIDTH
+    m, gap = 16, 16
     order = _order(state, seat)
     out = []
-    if len(order) == 2:
-        bx, bw = m + 600 + gap, 480
-        cx, cw = bx + bw + gap, width - m - (bx + bw + gap)
-        medium = min(cw / WIDTH, (height - 2 * m) / HEIGHT)
-        big = min(600 / WIDTH, (height - 2 * m) / HEIGHT) if seat is not None else medium
-        out.append(_row(state, order[:1], m, m, 600, big, look))
-        out.append(_row(state, order[1:], cx, m, cw, medium, look))
-        out.append(_heading(state, bx, m, 30, look))
-        out.append(_scoring(state, bx, m + 78, bw, 330, look))
-        top = m + 78 + 330 + 8
-        out.append(_table(state, bx + bw / 2, (top + height - m) / 2, (height - m - top) / 2, look))
-        return "".join(out), (width, height)
-    if seat is None:
-        rx, rw, others = m, width - 2 * m, order
-    else:
-        rx = m + 600 + gap
-        rw = width - m - rx
-        big = min(600 / WIDTH, (height - 2 * m) / HEIGHT)
-        out.append(_row(state, [seat], m, m, 600, big, look))
-        others = order[1:]
-    top = 440
-    sx = rx + (rw - (480 + 28 + top)) / 2
-    out.append(_heading(state, sx, m, 30, look))
-    out.append(_scoring(state, sx, m + 78, 480, 330, look))
-    out.append(_table(state, sx + 480 + 28 + top / 2, m + top / 2, top / 2, look))
-    y = m + top + 12
-    u = min((rw - 16 * (len(others) - 1)) / len(others) / WIDTH, (height - m - y) / HEIGHT)
-    out.append(_row(state, others, rx, y, rw, u, look))
-    return "".join(out), (width, height)
+    rx, bottom = m, m
+    if seat is not None:
+        u = VIEWER / WIDTH
+        out.append(draw_board(state, seat, m, m, u, look))
+        rx, bottom = m + VIEWER + gap, m + HEIGHT * u
+        order = order[1:]
+    rw = width - m - rx
+    half = _ring_half(state.game.factories)
+    side = max(150.0, min(200.0, rw - 2 * half - gap))
+    bx = rx + (rw - 2 * half - gap - side) / 2  # the block of ring and side column, centred
+    out.append(_heading(state, bx, m, 30, look))
+    top = m + 78
+    out.append(_table(state, bx + half, top + half, half, look))
+    out.append(_side_column(state, bx + 2 * half + gap, top, side, look))
+    track_y = top + 2 * half + 8
+    out.append(score_track(state, track_rows(bx, track_y, 2 * half + gap + side, 2, 4), 9, look))
+    bottom = max(bottom, track_y + 2 * (2 * half + gap + side) / 40 + 4)
+    y = bottom + gap
+    per_row = min(3 if seat is not None else 4, len(order))
+    bw = min(VIEWER, (width - 2 * m - gap * (per_row - 1)) / per_row)
+    for k in range(0, len(order), per_row):
+        row = order[k : k + per_row]
+        out.append(_row(state, row, m, y, width - 2 * m, bw / WIDTH, look))
+        y += HEIGHT * bw / WIDTH + gap
+    return "".join(out), (width, y - gap + m)
 
 
-def _scoring(state: PavilionState, x: float, y: float, w: float, h: float, look: Look) -> str:
-    """The scoring board: the score track round its edge; inside, the round track, the supply,
-    the bag and the tower."""
+def _ring_half(factories: int) -> float:
+    """Half the side of the square the factory ring needs: plates of radius PLATE that do not
+    touch, round a centre that holds a 3 x 3 grid of its tiles."""
+    radius = max(215.0, (PLATE + 4) / math.sin(math.pi / factories))
+    return radius + PLATE + 6
+
+
+def _side_column(state: PavilionState, x: float, y: float, w: float, look: Look) -> str:
+    """Beside the factories: the round track in two rows, the supply in two columns (rules
+    1.4), the bag and the tower."""
     tr = look.tr
-    thick = 26
-    ix, iy = x + thick + 26, y + thick + 22  # room inside the track for stacked markers
-    out = [panel(x, y, w, h), score_track(state, track_loop(x, y, w, h, 22, thick), 12, look)]
-    out.append(text(ix, iy + 14, tr("rounds"), 17, MUTED, "start", "700"))
-    out.append(round_track(state, ix, iy + 20, 54, look))
-    sy = iy + 90
-    out.append(text(ix, sy + 14, tr("supply"), 17, MUTED, "start", "700"))
-    out.append(supply(state, ix + 4, sy + 24, 38, 47, 5, look))
-    out.append(bag_and_tower(state, ix + 5 * 47 + 24, sy + 36, 50, look))
+    pitch = min(56.0, w / 3)
+    out = [text(x, y + 16, tr("rounds"), 17, MUTED, "start", "700")]
+    out.append(round_track(state, x, y + 24, pitch, look, per_row=3))
+    sy = y + 24 + 2 * pitch * 1.2 + 14
+    out.append(text(x, sy + 16, tr("supply"), 17, MUTED, "start", "700"))
+    out.append(supply(state, x + 4, sy + 26, TILE_SIZE, TILE_SIZE + 10, 2, look))
+    by = sy + 26 + 5 * (TILE_SIZE + 10) + 8
+    out.append(bag_and_tower(state, x + 4, by, 44, look))
     return "".join(out)
 
 
@@ -188,17 +196,16 @@ def _table(state: PavilionState, cx: float, cy: float, half: float, look: Look) 
     """Factories in a ring round the centre of the table, centred at (cx, cy) within
     ``half`` of it."""
     tr = look.tr
-    r, s = 46, 30
-    radius = half - r - 6
-    inner = radius - r - 10
+    radius = half - PLATE - 6
+    inner = radius - PLATE - 10
     out = [
         f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(inner)}" fill="#e6d5b3" '
         f'stroke="#c9b48c" stroke-width="1.5"/>',
-        text(cx, cy - inner + 28, tr("centre"), 17, MUTED, "middle", "700"),
+        text(cx, cy - inner + 24, tr("centre"), 17, MUTED, "middle", "700"),
     ]
     for f, (fx, fy) in enumerate(ring_positions(state.game.factories, cx, cy, radius), 1):
-        out.append(factory(state, f, fx, fy, r, s, look))
-    out.append(centre(state, cx, cy + 14, 38, 50, 3, look))
+        out.append(factory(state, f, fx, fy, PLATE, TILE_SIZE, look))
+    out.append(centre(state, cx, cy + 12, TILE_SIZE, TILE_SIZE + 12, 3, look))
     return "".join(out)
 
 

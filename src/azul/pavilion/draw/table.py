@@ -203,22 +203,25 @@ def bag_and_tower(state: PavilionState, x: float, y: float, s: float, look: Look
     )
 
 
-def round_track(state: PavilionState, x: float, y: float, pitch: float, look: Look) -> str:
+def round_track(
+    state: PavilionState, x: float, y: float, pitch: float, look: Look, per_row: int = 6
+) -> str:
     """Rounds 1-6 with each round's wild colour (rules 3.2), the current one ringed; (x, y) is
-    the top left, ``pitch`` the width of a round."""
+    the top left, ``pitch`` the width of a round, ``per_row`` rounds to a row."""
     tr = look.tr
     s = pitch * 0.64
     out = []
     for r in range(1, data.ROUNDS + 1):
         c = data.WILD_BY_ROUND[r]
-        rx = x + (r - 1) * pitch
+        rx = x + (r - 1) % per_row * pitch
+        ry = y + (r - 1) // per_row * pitch * 1.2
         current = r == state.round
         words = tr("round {round}: wild {color}").format(round=r, color=tr(data.COLORS[c]))
         ring = ""
         if current:
             words += " (" + tr("current") + ")"
             ring = (
-                f'<rect x="{num(rx + pitch * 0.06)}" y="{num(y)}" width="{num(pitch * 0.88)}" '
+                f'<rect x="{num(rx + pitch * 0.06)}" y="{num(ry)}" width="{num(pitch * 0.88)}" '
                 f'height="{num(pitch * 1.12)}" rx="{num(pitch * 0.18)}" fill="#fff" '
                 f'stroke="{HIGHLIGHT}" stroke-width="{num(pitch * 0.06)}"/>'
             )
@@ -227,26 +230,11 @@ def round_track(state: PavilionState, x: float, y: float, pitch: float, look: Lo
         out.append(
             f'<g class="round{" current" if current else ""}" data-round="{r}"{fade}>'
             f"<title>{escape(words)}</title>{ring}"
-            + text(rx + pitch / 2, y + pitch * 0.3, str(r), pitch * 0.3, TEXT, "middle", "700")
-            + tile(tx, y + pitch * 0.38, s, c, look.patterns)
+            + text(rx + pitch / 2, ry + pitch * 0.3, str(r), pitch * 0.3, TEXT, "middle", "700")
+            + tile(tx, ry + pitch * 0.38, s, c, look.patterns)
             + "</g>"
         )
     return "".join(out)
-
-
-def track_loop(
-    x: float, y: float, w: float, h: float, across: int, thick: float
-) -> list[TrackCell]:
-    """Cells (x, y, w, h, inward x, inward y) of the score track 1-80 round a rectangle,
-    clockwise from the top left: ``across`` cells on the top and bottom rows, the rest down
-    the sides."""
-    side = TRACK // 2 - across
-    cw, ch = w / across, (h - 2 * thick) / side
-    top = [(x + i * cw, y, cw, thick, 0, 1) for i in range(across)]
-    right = [(x + w - thick, y + thick + i * ch, thick, ch, -1, 0) for i in range(side)]
-    bottom = [(x + w - (i + 1) * cw, y + h - thick, cw, thick, 0, -1) for i in range(across)]
-    left = [(x, y + h - thick - (i + 1) * ch, thick, ch, 1, 0) for i in range(side)]
-    return top + right + bottom + left
 
 
 def track_rows(x: float, y: float, w: float, rows: int, gap: float) -> list[TrackCell]:

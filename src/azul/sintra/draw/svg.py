@@ -27,10 +27,11 @@ from azul.sintra.state import KEEPING, SintraState
 __all__ = ["FILL", "INK", "LAYOUTS", "render_svg"]
 
 LAYOUTS = ("wide", "tall")
-WIDE = 1600
+WIDE = 1220  # the wide layout's viewBox width; its height follows the boards
 TALL = SIZES["below"][0]  # 408: the phone's board spans the width
 TOP = 56  # the title bar
-RING = 480  # the table's square on wide screens
+PITCH = 54  # a factory's piece pitch on wide screens
+LARGE = 1.1  # the viewer's board on wide screens
 
 
 def render_svg(
@@ -124,75 +125,69 @@ def _others(state: SintraState, seat: int | None) -> list[int]:
     return [(seat + k) % n for k in range(1, n)]
 
 
-def _grid(
-    count: int, w: float, h: float, size: tuple[float, float], cap: float
-) -> tuple[int, float]:
-    """The columns and scale that fit ``count`` boards of ``size`` in w x h (gaps of 20)."""
-    best = (1, 0.0)
-    for cols in range(1, count + 1):
-        rows = math.ceil(count / cols)
-        scale = min(
-            cap, (w - 20 * (cols - 1)) / cols / size[0], (h - 20 * (rows - 1)) / rows / size[1]
-        )
-        if scale > best[1] + 1e-9:
-            best = (cols, scale)
-    return best
+def _ring(factories: int) -> tuple[float, float]:
+    """The radius of the factory ring and the side of the table's square: plates that do not
+    touch, round a centre that holds three piles to a row."""
+    plate = PITCH * 1.3
+    radius = max(200.0, (plate + 4) / math.sin(math.pi / factories))
+    return radius, 2 * (radius + plate + 8)
 
 
-def _wide_table(pen: Pen, x: float, y: float) -> tuple[list[str], float]:
-    """Factories in a ring around the centre, then the round indicator and the bag."""
+def _wide_table(pen: Pen, x: float, y: float) -> tuple[list[str], float, float]:
+    """Factories in a ring around the centre, then the round indicator and the bag; with the
+    width and height used."""
     state = pen.state
     n = state.game.factories
-    cx, cy, ring = x + RING / 2, y + RING / 2, 170
+    radius, side = _ring(n)
+    cx, cy = x + side / 2, y + side / 2
+    inner = radius - PITCH * 1.3 - 10
     out = [
-        f'<circle cx="{cx}" cy="{cy}" r="{RING / 2 - 2}" fill="#d9ccb0" stroke="#b8a27a" '
+        f'<circle cx="{cx}" cy="{cy}" r="{side / 2 - 2}" fill="#d9ccb0" stroke="#b8a27a" '
         f'stroke-width="2"/>',
-        f'<circle cx="{cx}" cy="{cy}" r="{ring - 62}" fill="#cbbb98" fill-opacity="0.5"/>',
+        f'<circle cx="{cx}" cy="{cy}" r="{inner}" fill="#cbbb98" fill-opacity="0.5"/>',
     ]
     for f in range(1, n + 1):
         a = -math.pi / 2 + 2 * math.pi * (f - 1) / n
-        out += factory(pen, f, cx + ring * math.cos(a), cy + ring * math.sin(a), 42, a)
-    out += centre(pen, cx - 90, cy - 60, 3, 60)[0]
-    below = y + RING + 12
-    out += rounds(pen, x + 10, below, 46)
-    out.append(supply(pen, x + RING - 104, below))
-    return out, RING + 12 + 64
+        out += factory(pen, f, cx + radius * math.cos(a), cy + radius * math.sin(a), PITCH, a)
+    cell = 68  # a centre pile's piece: 0.62 of it, as large as a factory's
+    out += centre(pen, cx - 1.5 * cell + 6, cy - cell, 3, cell)[0]
+    below = y + side + 12
+    out += rounds(pen, x + 10, below, 52)
+    out.append(supply(pen, x + side - 104, below + 4))
+    return out, side, side + 12 + 72
 
 
 def _wide(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
+    """A screen wider than tall. The first row fills the first screen: the table (factories,
+    centre, round indicator, bag) and the viewer's board beside it; the other boards follow in
+    rows beneath, each wide enough to read (a spectator sees every board there). A piece one
+    takes or places is about 43 units: 32 CSS pixels when the drawing is 900 pixels wide."""
     state = pen.state
     out, _ = _title_bar(pen, WIDE, False)
-    table, table_h = _wide_table(pen, 20, TOP + 12)
-    out += table
-    x0: float = 20 + RING + 20
     y0 = TOP + 12
-    side = SIZES["side"]
-    bottom = TOP + 12 + table_h
+    board_w, board_h = SIZES["side"]
     others = _others(state, seat)
-    if seat is None:
-        cols, scale = _grid(len(others), WIDE - 20 - x0, 1000 - y0 - 20, side, 1.0)
-        x0 += (WIDE - 20 - x0 - cols * side[0] * scale - (cols - 1) * 20) / 2  # centred
-        for k, p in enumerate(others):
-            r, c = divmod(k, cols)
-            x, y = x0 + c * (side[0] * scale + 20), y0 + r * (side[1] * scale + 20)
-            out.append(_place(pen, p, "side", x, y, scale))
-            bottom = max(bottom, y + side[1] * scale)
-        return out, WIDE, bottom + 20
-    large = 1.25
-    out.append(_place(pen, seat, "side", x0, y0, large))
-    bottom = max(bottom, y0 + side[1] * large)
-    xr = x0 + side[0] * large + 20
-    right = others[:2]
-    _, scale = _grid(len(right), WIDE - 20 - xr, side[1] * large, side, 0.75)
-    if len(others) > 2:  # the third opponent goes under the table
-        scale = min(scale, 0.6)
-    for k, p in enumerate(right):
-        out.append(_place(pen, p, "side", xr, y0 + k * (side[1] * scale + 20), scale))
-    for p in others[2:]:
-        y = TOP + 12 + table_h + 10
-        out.append(_place(pen, p, "side", 20, y, scale))
-        bottom = max(bottom, y + side[1] * scale)
-    return out, WIDE, bottom + 20
+    table_w = _ring(state.game.factories)[1]
+    if seat is None:  # the table alone in the first row, centred
+        table, _, table_h = _wide_table(pen, (WIDE - table_w) / 2, y0)
+        bottom = y0 + table_h
+    else:
+        table, _, table_h = _wide_table(pen, 20, y0)
+        x = 20 + table_w + 20
+        x += (WIDE - 20 - x - board_w * LARGE) / 2
+        out.append(_place(pen, seat, "side", x, y0, LARGE))
+        bottom = y0 + max(table_h, board_h * LARGE)
+    out += table
+    per_row = min(len(others), 3 if seat is not None else 4)
+    scale = min(LARGE, (WIDE - 40 - 20 * (per_row - 1)) / per_row / board_w)
+    y = bottom + 20
+    for k in range(0, len(others), per_row):
+        row = others[k : k + per_row]
+        x = (WIDE - len(row) * board_w * scale - 20 * (len(row) - 1)) / 2
+        for j, p in enumerate(row):
+            out.append(_place(pen, p, "side", x + j * (board_w * scale + 20), y, scale))
+        y += board_h * scale + 20
+    return out, WIDE, y
 
 
 def _tall(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
