@@ -171,3 +171,36 @@ def test_a_hint_lists_its_moves_with_what_each_gives_up_earns_and_sets_up(
     assert page.locator("#board g.hinted").count() == 0
     assert not page.errors
     page.close()
+
+
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_the_desktop_board_fills_the_window_with_tiles_and_boards_one_can_read(
+    server, browser, game
+):
+    """At 1280x800 with 3 players: a factory's tile is 32 px or more (its clickable group, a
+    tenth of a tile of margin on each side, 38 px or more), each opponent's board is 260 px
+    wide or more, and the drawing reaches the bottom of the first screen."""
+    page = new_page(browser, WIDE)
+    body = {
+        "game": game,
+        "options": {"first_player": 0, "players": 3},
+        "seed": 4,
+        "seats": [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "bot": "greedy"}] * 2,
+    }
+    g = httpx.post(f"{server}/api/games", json=body).json()
+    page.goto(f"{server}/?game={g['id']}&token={g['seats'][0]['token']}")
+    page.wait_for_selector("#board g.clickable[data-source^=F]")
+    page.screenshot(path=str(ARTIFACTS / f"layout-{game}-3p-1280.png"))
+    found = page.evaluate(
+        """() => {
+        const box = e => e.getBoundingClientRect();
+        const tiles = [...document.querySelectorAll('#board g.clickable[data-source^=F]')]
+          .map(e => Math.min(box(e).width, box(e).height));
+        const boards = [...document.querySelectorAll('#board g.board')]
+          .filter(e => (e.dataset.seat ?? e.dataset.board) !== '0').map(e => box(e).width);
+        return {tiles, boards, bottom: box(document.querySelector('#board svg')).bottom};
+    }"""
+    )
+    assert found["tiles"] and min(found["tiles"]) >= 38, found["tiles"]
+    assert len(found["boards"]) == 2 and min(found["boards"]) >= 260, found["boards"]
+    assert found["bottom"] >= WIDE["height"]
