@@ -19,8 +19,8 @@ from azul.pavilion.draw.parts import FILL, INK, MUTED, TEXT, TEXT_DEFAULTS, defs
 from azul.pavilion.draw.table import (
     bag_and_tower,
     centre,
-    panel,
     factory,
+    panel,
     ring_positions,
     round_track,
     score_track,
@@ -143,7 +143,8 @@ def _wide(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tupl
     m, gap = 16, 16
     order = _order(state, seat)
     out = []
-    rx, bottom = m, m
+    rx: float = m
+    bottom: float = m
     if seat is not None:
         u = VIEWER / WIDTH
         out.append(draw_board(state, seat, m, m, u, look))
@@ -160,7 +161,7 @@ def _wide(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tupl
     track_y = top + 2 * half + 8
     out.append(score_track(state, track_rows(bx, track_y, 2 * half + gap + side, 2, 4), 9, look))
     bottom = max(bottom, track_y + 2 * (2 * half + gap + side) / 40 + 4)
-    y = bottom + gap
+    y: float = bottom + gap
     per_row = min(3 if seat is not None else 4, len(order))
     bw = min(VIEWER, (width - 2 * m - gap * (per_row - 1)) / per_row)
     for k in range(0, len(order), per_row):
