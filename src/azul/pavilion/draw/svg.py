@@ -158,9 +158,10 @@ def _wide(state: PavilionState, seat: int | None, look: Look) -> tuple[str, tupl
     top = m + 78
     out.append(_table(state, bx + half, top + half, half, look))
     out.append(_side_column(state, bx + 2 * half + gap, top, side, look))
-    track_y = top + 2 * half + 8
-    out.append(score_track(state, track_rows(bx, track_y, 2 * half + gap + side, 2, 4), 9, look))
-    bottom = max(bottom, track_y + 2 * (2 * half + gap + side) / 40 + 4)
+    cells = track_rows(bx, top + 2 * half + 8, 2 * half + gap + side, 2, 4)
+    out.append(score_track(state, cells, 9, look))
+    _, last_y, _, last_h, _, _ = cells[-1]
+    bottom = max(bottom, last_y + last_h)
     y: float = bottom + gap
     per_row = min(3 if seat is not None else 4, len(order))
     bw = min(VIEWER, (width - 2 * m - gap * (per_row - 1)) / per_row)

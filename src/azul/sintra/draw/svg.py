@@ -31,6 +31,7 @@ WIDE = 1220  # the wide layout's viewBox width; its height follows the boards
 TALL = SIZES["below"][0]  # 408: the phone's board spans the width
 TOP = 56  # the title bar
 PITCH = 54  # a factory's piece pitch on wide screens
+PLATE = PITCH * 1.3  # a factory's radius, as table.factory draws it
 LARGE = 1.1  # the viewer's board on wide screens
 
 
@@ -128,19 +129,18 @@ def _others(state: SintraState, seat: int | None) -> list[int]:
 def _ring(factories: int) -> tuple[float, float]:
     """The radius of the factory ring and the side of the table's square: plates that do not
     touch, round a centre that holds three piles to a row."""
-    plate = PITCH * 1.3
-    radius = max(200.0, (plate + 4) / math.sin(math.pi / factories))
-    return radius, 2 * (radius + plate + 8)
+    radius = max(200.0, (PLATE + 4) / math.sin(math.pi / factories))
+    return radius, 2 * (radius + PLATE + 8)
 
 
-def _wide_table(pen: Pen, x: float, y: float) -> tuple[list[str], float, float]:
+def _wide_table(pen: Pen, x: float, y: float) -> tuple[list[str], float]:
     """Factories in a ring around the centre, then the round indicator and the bag; with the
-    width and height used."""
+    height used (its width is ``_ring``'s side)."""
     state = pen.state
     n = state.game.factories
     radius, side = _ring(n)
     cx, cy = x + side / 2, y + side / 2
-    inner = radius - PITCH * 1.3 - 10
+    inner = radius - PLATE - 10
     out = [
         f'<circle cx="{cx}" cy="{cy}" r="{side / 2 - 2}" fill="#d9ccb0" stroke="#b8a27a" '
         f'stroke-width="2"/>',
@@ -154,7 +154,7 @@ def _wide_table(pen: Pen, x: float, y: float) -> tuple[list[str], float, float]:
     below = y + side + 12
     out += rounds(pen, x + 10, below, 52)
     out.append(supply(pen, x + side - 104, below + 4))
-    return out, side, side + 12 + 72
+    return out, side + 12 + 72
 
 
 def _wide(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
@@ -169,10 +169,10 @@ def _wide(pen: Pen, seat: int | None) -> tuple[list[str], float, float]:
     others = _others(state, seat)
     table_w = _ring(state.game.factories)[1]
     if seat is None:  # the table alone in the first row, centred
-        table, _, table_h = _wide_table(pen, (WIDE - table_w) / 2, y0)
+        table, table_h = _wide_table(pen, (WIDE - table_w) / 2, y0)
         bottom = y0 + table_h
     else:
-        table, _, table_h = _wide_table(pen, 20, y0)
+        table, table_h = _wide_table(pen, 20, y0)
         x = 20 + table_w + 20
         x += (WIDE - 20 - x - board_w * LARGE) / 2
         out.append(_place(pen, seat, "side", x, y0, LARGE))
