@@ -105,8 +105,8 @@ def browser():
         browser.close()
 
 
-def new_page(browser, viewport=WIDE, locale="en-GB"):
-    page = browser.new_page(viewport=viewport, locale=locale)
+def new_page(browser, viewport=WIDE, locale="en-GB", **options):
+    page = browser.new_page(viewport=viewport, locale=locale, **options)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
@@ -223,12 +223,14 @@ def test_a_complete_game_by_the_board_alone(server, browser, game, viewport):
 
 
 def api_game(server, game="pavilion", seed=3, **options):
-    """A game against a greedy bot, made through the API; the person's page address."""
+    """A game of Ana against greedy bots (one unless the options name more players), made
+    through the API; the person's page address."""
+    bots = [{"kind": "bot", "bot": "greedy"}] * (options.get("players", 2) - 1)
     body = {
         "game": game,
         "options": {"first_player": 0, **options},
         "seed": seed,
-        "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}],
+        "seats": [{"kind": "human", "name": "Ana"}, *bots],
     }
     g = httpx.post(f"{server}/api/games", json=body).json()
     return g, f"{server}/?game={g['id']}&token={g['seats'][0]['token']}"

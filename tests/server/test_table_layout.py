@@ -181,14 +181,8 @@ def test_the_desktop_board_fills_the_window_with_tiles_and_boards_one_can_read(
     tenth of a tile of margin on each side, 38 px or more), each opponent's board is 260 px
     wide or more, and the drawing reaches the bottom of the first screen."""
     page = new_page(browser, WIDE)
-    body = {
-        "game": game,
-        "options": {"first_player": 0, "players": 3},
-        "seed": 4,
-        "seats": [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "bot": "greedy"}] * 2,
-    }
-    g = httpx.post(f"{server}/api/games", json=body).json()
-    page.goto(f"{server}/?game={g['id']}&token={g['seats'][0]['token']}")
+    _, url = api_game(server, game, seed=4, players=3)
+    page.goto(url)
     page.wait_for_selector("#board g.clickable[data-source^=F]")
     page.screenshot(path=str(ARTIFACTS / f"layout-{game}-3p-1280.png"))
     found = page.evaluate(
@@ -204,3 +198,69 @@ def test_the_desktop_board_fills_the_window_with_tiles_and_boards_one_can_read(
     assert found["tiles"] and min(found["tiles"]) >= 38, found["tiles"]
     assert len(found["boards"]) == 2 and min(found["boards"]) >= 260, found["boards"]
     assert found["bottom"] >= WIDE["height"]
+
+
+def targets_and_panel(page):
+    """Once the page has stopped scrolling: the boxes of the places one can pick now (and the
+    hint's), and of the turn's panel, in the window's coordinates."""
+    page.evaluate(
+        """() => new Promise(done => {  // still for a fifth of a second
+            let y = scrollY, since = performance.now();
+            const look = now => {
+                if (scrollY !== y) { y = scrollY; since = now; }
+                if (now - since > 200) done(); else requestAnimationFrame(look);
+            };
+            requestAnimationFrame(look);
+        })"""
+    )
+    return page.evaluate(
+        """() => {
+        const box = e => { const r = e.getBoundingClientRect();
+                           return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+        return {targets: [...document.querySelectorAll('#board g.clickable, #board g.hinted')]
+                  .map(box), panel: box(document.querySelector('#turn'))};
+    }"""
+    )
+
+
+def overlaps(a, b) -> bool:
+    return (
+        a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and a["top"] < b["bottom"] - 1
+        and b["top"] < a["bottom"] - 1
+    )
+
+
+@VIEWPORTS
+@pytest.mark.parametrize("game", ["pavilion", "sintra"])
+def test_the_turn_panel_never_covers_what_one_can_pick(server, browser, game, viewport):
+    """With 4 players (the most factories), at each step of a turn (its start, each pick, a
+    hint) every place one can pick is in the window and clear of the turn's panel, which on
+    a phone is fixed at the bottom of the screen."""
+    phone = viewport is PHONE
+    page = new_page(browser, viewport, has_touch=phone, is_mobile=phone)
+    _, url = api_game(server, game, seed=6, players=4)
+    page.goto(url)
+    page.wait_for_selector("#board g.clickable", timeout=60_000)
+    name = f"panel-{game}-{viewport['width']}"
+    steps = 0
+    while True:
+        found = targets_and_panel(page)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{steps}.png"))
+        assert found["targets"], steps
+        assert not page.errors
+        for target in found["targets"]:
+            assert not overlaps(target, found["panel"]), (steps, target, found["panel"])
+            assert target["top"] >= 0 and target["bottom"] <= viewport["height"], (steps, target)
+        if page.locator("#board g.clickable").count() == 0:
+            break  # the hint's marks, checked above: the turn is over
+        page.locator("#board g.clickable").first.click()
+        steps += 1
+        if page.locator("#board g.clickable").count() == 0:
+            page.click("#hint")
+            page.wait_for_selector("#board g.hinted", timeout=60_000)
+    assert steps >= 1
+    if phone:  # compact: the board keeps most of the screen
+        assert found["panel"]["top"] >= viewport["height"] * 0.6, found["panel"]
+    page.close()

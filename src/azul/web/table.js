@@ -98,8 +98,24 @@ function choose(element) {
   picks.push(target);
   settle();
   drawMoves();
-  const next = $("board").querySelector("g.clickable");
-  if (next && layout() === "tall") next.scrollIntoView({block: "center", behavior: "smooth"});
+  bringTargetsIntoSight();
+}
+
+function bringTargetsIntoSight() {
+  // on a phone the turn's panel covers the bottom of the screen: scroll the page so that the
+  // places one can pick next (or the hint's) lie above it, all of them when they fit
+  const bar = $("turn");
+  if (getComputedStyle(bar).position !== "fixed") return;
+  const boxes = [...$("board").querySelectorAll("g.clickable, g.hinted")]
+    .map(g => g.getBoundingClientRect());
+  if (!boxes.length) return;
+  const gap = 8, room = bar.getBoundingClientRect().top - gap;
+  const top = Math.min(...boxes.map(b => b.top)), bottom = Math.max(...boxes.map(b => b.bottom));
+  const by = top < gap || bottom - top > room - gap ? top - gap : Math.max(0, bottom - room);
+  if (Math.abs(by) >= 1) {
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    scrollBy({top: by, behavior: still ? "instant" : "smooth"});
+  }
 }
 
 function settle() {
@@ -312,6 +328,7 @@ function drawMoves() {
   const choosing = left.length > 1 && left.every(m => m.targets.length === picks.length);
   $("pick-help").textContent = mine ? pickHelp(chosen, choosing) : "";
   $("turn").classList.toggle("active", mine);
+  $("turn").classList.toggle("ready", Boolean(chosen));  // the preview says what Confirm does
   $("turn").hidden = view.over;
   $("confirm").disabled = selected === null || !online;
   $("clear").disabled = !picks.length && selected === null;
@@ -473,6 +490,7 @@ function show(next) {
   drawFocus();
   if (replayPly === null && changed) drawBoard(moved); else markBoard();
   drawMoves();
+  if (changed && yourTurn) bringTargetsIntoSight();
 }
 
 // -- replays ----------------------------------------------------------------------------------
@@ -550,7 +568,9 @@ export async function startTable() {
   document.addEventListener("keydown", event => {
     if (event.key === "Escape") $("clear").click();
   });
-  $("clear").onclick = () => { picks = []; selected = null; kept = null; drawMoves(); };
+  $("clear").onclick = () => {
+    picks = []; selected = null; kept = null; drawMoves(); bringTargetsIntoSight();
+  };
   $("confirm").onclick = async () => {
     const action = selected;
     const version = view.version;  // the view the move was chosen on
@@ -595,6 +615,7 @@ export async function startTable() {
       $("hint-text").innerHTML = `<ol class="hints" aria-label="${escapeHtml(t("Hint"))}">${
         best.map(hintLine).join("")}</ol>`;
       drawMoves();
+      bringTargetsIntoSight();
     } catch (e) { $("hint-text").textContent = e.message; }
   };
   $("first").onclick = () => replayTo(0);
