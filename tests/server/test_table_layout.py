@@ -26,13 +26,19 @@ def finished(server):
     """A game of Summer Pavilion played to its end through the API (Ana always makes her
     first legal move); Ana's page address and the number of moves."""
     g, url = api_game(server, seed=5)
+    view = play_until(server, g, lambda view: view["over"])
+    return url, len(view["log"])
+
+
+def play_until(server, g, done, budget=240):
+    """Ana makes her first legal move through the API until ``done(view)``; that view."""
     params = {"token": g["seats"][0]["token"]}
-    end = time.time() + 240
+    end = time.time() + budget
     while True:
-        assert time.time() < end, "the game did not end"
+        assert time.time() < end, "the game never reached the position sought"
         view = httpx.get(f"{server}/api/games/{g['id']}", params=params).json()
-        if view["over"]:
-            return url, len(view["log"])
+        if done(view):
+            return view
         if view["to_move"] == 0 and view["legal"]:
             body = {**params, "action": view["legal"][0]["action"], "version": view["version"]}
             httpx.post(f"{server}/api/games/{g['id']}/moves", json=body)
@@ -232,18 +238,28 @@ def overlaps(a, b) -> bool:
     )
 
 
+def placing(view) -> bool:
+    """Ana to place a tile from her hand (Summer Pavilion's second phase)."""
+    return view["to_move"] == 0 and any("hand" in m["targets"][0] for m in view["legal"])
+
+
 @VIEWPORTS
-@pytest.mark.parametrize("game", ["pavilion", "sintra"])
-def test_the_turn_panel_never_covers_what_one_can_pick(server, browser, game, viewport):
-    """With 4 players (the most factories), at each step of a turn (its start, each pick, a
-    hint) every place one can pick is in the window and clear of the turn's panel, which on
-    a phone is fixed at the bottom of the screen."""
+@pytest.mark.parametrize(
+    "game, phase", [("pavilion", "take"), ("pavilion", "place"), ("sintra", "take")]
+)
+def test_the_turn_panel_never_covers_what_one_can_pick(server, browser, game, phase, viewport):
+    """With 4 players (the most factories and boards), at each step of a turn (its start,
+    each pick, a hint) every place one can pick is in the window and clear of the turn's
+    panel, which on a phone is fixed at the bottom of the screen: the factories, the strips,
+    the hand and the star spaces."""
     phone = viewport is PHONE
     page = new_page(browser, viewport, has_touch=phone, is_mobile=phone)
-    _, url = api_game(server, game, seed=6, players=4)
+    g, url = api_game(server, game, seed=6, players=4)
+    if phase == "place":
+        play_until(server, g, placing)
     page.goto(url)
     page.wait_for_selector("#board g.clickable", timeout=60_000)
-    name = f"panel-{game}-{viewport['width']}"
+    name = f"panel-{game}-{phase}-{viewport['width']}"
     steps = 0
     while True:
         found = targets_and_panel(page)

@@ -128,7 +128,8 @@ function settle() {
 
 let drawing = 0;  // the latest drawing asked for: an earlier answer arriving late is dropped
 
-async function drawBoard(moved = []) {
+async function drawBoard(moved = [], look = false) {
+  // look: a turn of yours begins, bring what you can pick into sight once it is drawn
   const mine = ++drawing;
   const query = new URLSearchParams({token, patterns: patterns() ? "1" : "0", lang,
     layout: layout()});
@@ -144,6 +145,7 @@ async function drawBoard(moved = []) {
   $("board").innerHTML = svg;
   markBoard();
   animate(moved);
+  if (look) bringTargetsIntoSight();
 }
 
 // -- what just happened: pieces fly from where they were to where they went -----------------
@@ -488,9 +490,8 @@ function show(next) {
   drawInvites();
   drawNaming();
   drawFocus();
-  if (replayPly === null && changed) drawBoard(moved); else markBoard();
+  if (replayPly === null && changed) drawBoard(moved, yourTurn); else markBoard();
   drawMoves();
-  if (changed && yourTurn) bringTargetsIntoSight();
 }
 
 // -- replays ----------------------------------------------------------------------------------
