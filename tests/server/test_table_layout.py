@@ -223,8 +223,9 @@ def targets_and_panel(page):
         """() => {
         const box = e => { const r = e.getBoundingClientRect();
                            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
-        return {targets: [...document.querySelectorAll('#board g.clickable, #board g.hinted')]
-                  .map(box), panel: box(document.querySelector('#turn'))};
+        const all = marks => [...document.querySelectorAll(marks)].map(box);
+        return {targets: all('#board g.clickable, #board g.hinted'),
+                picked: all('#board g.picked'), panel: box(document.querySelector('#turn'))};
     }"""
     )
 
@@ -251,7 +252,8 @@ def test_the_turn_panel_never_covers_what_one_can_pick(server, browser, game, ph
     """With 4 players (the most factories and boards), at each step of a turn (its start,
     each pick, a hint) every place one can pick is in the window and clear of the turn's
     panel, which on a phone is fixed at the bottom of the screen: the factories, the strips,
-    the hand and the star spaces."""
+    the hand and the star spaces; once the move is chosen, what it takes and where it goes
+    when they fit above the panel together."""
     phone = viewport is PHONE
     page = new_page(browser, viewport, has_touch=phone, is_mobile=phone)
     g, url = api_game(server, game, seed=6, players=4)
@@ -274,9 +276,58 @@ def test_the_turn_panel_never_covers_what_one_can_pick(server, browser, game, ph
         page.locator("#board g.clickable").first.click()
         steps += 1
         if page.locator("#board g.clickable").count() == 0:
+            chosen = targets_and_panel(page)  # the move: what it takes and where it goes
+            top = min(b["top"] for b in chosen["picked"])
+            if max(b["bottom"] for b in chosen["picked"]) - top < chosen["panel"]["top"] - 16:
+                for picked in chosen["picked"]:
+                    assert not overlaps(picked, chosen["panel"]), (steps, picked)
             page.click("#hint")
             page.wait_for_selector("#board g.hinted", timeout=60_000)
     assert steps >= 1
     if phone:  # compact: the board keeps most of the screen
         assert found["panel"]["top"] >= viewport["height"] * 0.6, found["panel"]
+    page.close()
+
+
+COLOURS = ("purple", "orange", "red", "blue", "yellow", "green")
+PLACES = ("centre", "left", "upper left", "upper right", "right", "lower right", "lower left")
+
+
+@VIEWPORTS
+def test_the_grey_boards_labels_name_stars_by_place(server, browser, viewport):
+    """Summer Pavilion's grey side has no coloured stars (rules, Board geometry): the label of
+    each space one can pick, the preview of the move and its line in the log all name the
+    star by its place, the same place, and never by a colour."""
+    phone = viewport is PHONE
+    page = new_page(browser, viewport, has_touch=phone, is_mobile=phone)
+    g, url = api_game(server, seed=7, board="grey")
+    play_until(server, g, placing)
+    page.goto(url)
+    page.wait_for_selector("#board g.clickable[data-hand]", timeout=60_000)
+    page.locator("#board g.clickable[data-hand]").first.click()
+    page.wait_for_selector("#board g.clickable[data-space]")
+    labels = page.eval_on_selector_all(
+        "#board g.clickable[data-space]", "gs => gs.map(g => g.getAttribute('aria-label'))"
+    )
+    assert labels and all(label and " star" in label for label in labels), labels
+    assert not [label for label in labels if any(f"{c} star" in label for c in COLOURS)]
+    space = page.locator("#board g.clickable[data-space]").first
+    star = next(p for p in sorted(PLACES, key=len, reverse=True) if f"the {p} star" in labels[0])
+    space.click()
+    for _ in range(3):  # a payment to choose, when the wild tile may pay or not
+        if page.locator("#confirm:enabled").count():
+            break
+        page.locator("#choices button").first.click()
+    preview = page.text_content("#preview")
+    assert f"the {star} star" in preview, (star, preview)
+    targets_and_panel(page)  # once the page has stopped scrolling
+    page.screenshot(path=str(ARTIFACTS / f"grey-labels-{viewport['width']}.png"))
+    before = page.locator("#log li").count()
+    page.click("#confirm")
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+    new = page.locator("#log li").all_text_contents()[: -before or None]  # newest first
+    line = next(line for line in reversed(new) if line.startswith("Ana"))  # a bot may reply
+    assert f"the {star} star" in line, (star, line)
+    assert not [c for c in COLOURS if f"{c} star" in preview + line]
+    assert not page.errors
     page.close()

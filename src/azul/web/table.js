@@ -103,15 +103,19 @@ function choose(element) {
 
 function bringTargetsIntoSight() {
   // on a phone the turn's panel covers the bottom of the screen: scroll the page so that the
-  // places one can pick next (or the hint's) lie above it, all of them when they fit
+  // places one can pick next (or the hint's) lie above it, all of them when they fit; once the
+  // move is chosen, what it takes and where it goes (the panel has grown by its preview)
   const bar = $("turn");
   if (getComputedStyle(bar).position !== "fixed") return;
-  const boxes = [...$("board").querySelectorAll("g.clickable, g.hinted")]
-    .map(g => g.getBoundingClientRect());
+  const sight = marks => [...$("board").querySelectorAll(marks)].map(g => g.getBoundingClientRect());
+  let boxes = sight("g.clickable, g.hinted");
+  const chosen = !boxes.length;
+  if (chosen) boxes = sight("g.picked");
   if (!boxes.length) return;
   const gap = 8, room = bar.getBoundingClientRect().top - gap;
   const top = Math.min(...boxes.map(b => b.top)), bottom = Math.max(...boxes.map(b => b.bottom));
-  const by = top < gap || bottom - top > room - gap ? top - gap : Math.max(0, bottom - room);
+  const fits = bottom - top <= room - gap;
+  const by = (fits && top < gap) || (!fits && !chosen) ? top - gap : Math.max(0, bottom - room);
   if (Math.abs(by) >= 1) {
     const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
     scrollBy({top: by, behavior: still ? "instant" : "smooth"});
@@ -225,7 +229,7 @@ function drawChoices(left) {
     b.innerHTML = pay ? `${Object.entries(pay).map(([c, n]) => chip(c).repeat(n)).join("")}
       <span>${escapeHtml(format(m.text))}</span>` : escapeHtml(format(m.text) || m.move);
     b.classList.toggle("selected", m.action === selected);
-    b.onclick = () => { selected = m.action; drawMoves(); };
+    b.onclick = () => { selected = m.action; drawMoves(); bringTargetsIntoSight(); };
     box.appendChild(b);
   }
 }
