@@ -48,6 +48,7 @@ def server(tmp_path_factory):
         port,
         f"sqlite:///{tmp_path_factory.mktemp('db') / 'games.db'}",
         log=str(ARTIFACTS / "server.log"),
+        extra=["--limit", "creates_per_minute=200"],  # a module's tests make many games
     )
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
@@ -232,7 +233,9 @@ def api_game(server, game="pavilion", seed=3, **options):
         "seed": seed,
         "seats": [{"kind": "human", "name": "Ana"}, *bots],
     }
-    g = httpx.post(f"{server}/api/games", json=body).json()
+    reply = httpx.post(f"{server}/api/games", json=body)
+    assert reply.status_code == 201, reply.text
+    g = reply.json()
     return g, f"{server}/?game={g['id']}&token={g['seats'][0]['token']}"
 
 
