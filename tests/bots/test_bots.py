@@ -198,6 +198,22 @@ def test_heuristic_beats_greedy(game):
     assert w["heuristic"] >= 7  # of 10 games
 
 
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+@pytest.mark.parametrize("bot", ["heuristic", "builder"])
+def test_a_one_ply_bots_choice_is_its_analysis_first_with_the_same_draws(bot, engine):
+    # choose() skips the candidates' notation; what it plays and the draws it makes are
+    # analyse()'s, so a game is the same whichever of the two a caller uses
+    state = azul.load_game("pavilion", engine=engine).new_initial_state(4)
+    rng = random.Random(2)
+    for step in range(40):
+        if state.is_terminal():
+            break
+        chooser, analyst = make(bot, seed=step), make(bot, seed=step)
+        assert chooser.choose(state) == analyst.analyse(state)[0].action, step
+        assert chooser.rng.random() == analyst.rng.random()
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
 @pytest.mark.parametrize("name", ["pavilion", "sintra"])
 def test_the_heuristic_bot_values_its_moves_in_c_as_in_python(name):
     # on a compiled state the game evaluates every candidate in one call into its core; the

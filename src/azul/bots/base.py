@@ -87,9 +87,17 @@ def ranked(
     state: State, values: dict[int, float], rng: random.Random, visits: dict[int, int] | None = None
 ) -> list[Candidate]:
     """Candidates best first; equal values are ordered by the bot's generator (seeded)."""
-    order = list(values)
-    rng.shuffle(order)
-    order.sort(key=lambda a: values[a], reverse=True)
+    visits = visits or {}
     return [
-        Candidate(a, state.action_to_string(a), values[a], (visits or {}).get(a, 0)) for a in order
+        Candidate(a, state.action_to_string(a), values[a], visits.get(a, 0))
+        for a in order(values, rng)
     ]
+
+
+def order(values: dict[int, float], rng: random.Random) -> list[int]:
+    """The actions best first, as ``ranked`` gives them, without their notation (a bot that
+    only chooses needs no more)."""
+    actions = list(values)
+    rng.shuffle(actions)
+    actions.sort(key=values.__getitem__, reverse=True)
+    return actions

@@ -4,7 +4,7 @@ chains, glazier tempo and avoiding broken glass)."""
 
 from __future__ import annotations
 
-from azul.bots.base import Bot, Candidate, Limit, ranked, settle_chance
+from azul.bots.base import Bot, Candidate, Limit, order, ranked, settle_chance
 from azul.bots.evaluation import Evaluation, evaluator
 from azul.core.api import State
 
@@ -17,6 +17,13 @@ class HeuristicBot(Bot):
         return evaluator(state)
 
     def analyse(self, state: State, limit: Limit | None = None) -> list[Candidate]:
+        return ranked(state, self.values(state), self.rng)
+
+    def choose(self, state: State, limit: Limit | None = None) -> int:
+        return order(self.values(state), self.rng)[0]  # analyse's first, without notation
+
+    def values(self, state: State) -> dict[int, float]:
+        """Each legal action's value: the evaluation of its outcome for the player to move."""
         self._check(state)
         me = state.current_player()
         legal = state.legal_actions()
@@ -26,13 +33,13 @@ class HeuristicBot(Bot):
             seeds = [self.rng.getrandbits(63) for _ in legal]
             found = state.game.strategy().evaluate_children(state, me, seeds)
             if found is not None:
-                return ranked(state, dict(zip(legal, found, strict=True)), self.rng)
+                return dict(zip(legal, found, strict=True))
             return self._one_by_one(state, me, legal, seeds)
         return self._one_by_one(state, me, legal, None)
 
     def _one_by_one(
         self, state: State, me: int, legal: list[int], seeds: list[int] | None
-    ) -> list[Candidate]:
+    ) -> dict[int, float]:
         """Each action played on its own copy, its draws settled, then evaluated; ``seeds``:
         the copies' seeds if they were drawn already."""
         evaluate = self.evaluation(state)
@@ -43,4 +50,4 @@ class HeuristicBot(Bot):
             child.apply_action(a)
             settle_chance(child, self.rng)
             values[a] = evaluate(child, me)
-        return ranked(state, values, self.rng)
+        return values
