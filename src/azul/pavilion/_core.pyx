@@ -15,6 +15,7 @@ from azul.pavilion import commitment, data, evaluation, tables
 
 include "../core/_common.pxi"
 include "../core/_net.pxi"
+include "../core/_queries.pxi"
 
 cdef enum:
     NC = 6
@@ -413,59 +414,26 @@ cdef class Core:
             out.append(tuple(lines))
         return tuple(out)
 
-    def clone(self):
-        cdef Core c = Core.__new__(Core)
-        c.r = self.r
-        c.s = self.s
-        hist_copy(&c.hist, &self.hist)
-        return c
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
-
-    def __reduce__(self):
-        return (Core.from_state, (self.to_state(),))
+    # the methods both cores share, word for word (azul/core/_queries.pxi)
+    clone = _clone
+    __copy__ = _copy
+    __deepcopy__ = _deepcopy
+    __reduce__ = _reduce
+    current_player = _current_player
+    is_terminal = _is_terminal
+    is_chance_node = _is_chance_node
+    scores = _scores
+    history = _history
+    draws = _draws
+    reseed = _reseed
+    legal_actions = _legal_actions
+    playout = _playout
+    mask = _mask
 
     # ---------------------------------------------------------------- queries
-    def current_player(self):
-        if self.s.dhead < self.s.dtail:
-            return CHANCE
-        if self.s.kind == OVER:
-            return TERMINAL
-        return self.s.player
-
-    def is_terminal(self):
-        return self.s.dhead == self.s.dtail and self.s.kind == OVER
-
-    def is_chance_node(self):
-        return self.s.dhead < self.s.dtail
-
-    def scores(self):
-        return [self.s.points[i] for i in range(self.r.players)]
-
-    def history(self):
-        return hist_list(&self.hist)
-
-    def draws(self):
-        return self.s.drawn
-
-    def reseed(self, seed):
-        """As ``State.reseed``: the future draws follow ``seed``."""
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
-        self.s.rng = seed & 0xFFFFFFFFFFFFFFFF
-
     def returns(self):
         """As ``PavilionState.returns`` (read at the end of a game, so through Python)."""
         return self.to_state().returns()
-
-    def legal_actions(self):
-        cdef int out[MAXLEGAL]
-        cdef int n = self._legal(out)
-        return [out[i] for i in range(n)]
 
     def chance_outcomes(self):
         """(outcome, probability) of the pending random draw."""
@@ -1185,13 +1153,6 @@ cdef class Core:
             hist_push(&self.hist, a)
         return rng
 
-    def playout(self, uint64_t seed):
-        """Play uniformly random legal actions to the end (explicit draws by their
-        probabilities), all in C, from a generator seeded with ``seed``. Returns the steps."""
-        before = self.hist.n
-        self.advance(-1, seed)
-        return self.hist.n - before
-
     def observe(self, int seat, float[::1] out):
         """Write the observation of ``azul.pavilion.observation.observe`` seen by ``seat``
         into ``out`` (a float32 vector of the game's observation size; zeroed here)."""
@@ -1242,20 +1203,6 @@ cdef class Core:
                 c = s.cells[p * NSPACES + sp]
                 if c >= 0:
                     put(out, o_boards + (q * NSPACES + sp) * NC + c, 1)
-
-    def mask(self, signed char[::1] out):
-        """Write 1 for each legal action into ``out`` (int8, the action space's size), 0
-        elsewhere; all 0 at chance and at the end."""
-        cdef int legal[MAXLEGAL]
-        cdef int i, n = 0
-        if out.shape[0] != self.r.size:
-            raise AzulError(f"the mask has {self.r.size} entries, not {out.shape[0]}")
-        for i in range(self.r.size):
-            out[i] = 0
-        if self.s.dhead == self.s.dtail:
-            n = self._legal(legal)
-        for i in range(n):
-            out[legal[i]] = 1
 
 
 include "../core/_search.pxi"
