@@ -152,6 +152,10 @@ class MCTSBot(Bot):
         for the hand evaluation."""
         return self._leaves(game)[0]
 
+    def leaf_evaluation(self, game: Game[Any]) -> Evaluation:
+        """What values this bot's leaves in ``game``: each seat's worth in points."""
+        return self._leaves(game)[1]
+
     def _leaves(self, game: Game[Any]) -> tuple[Any, Evaluation]:
         """The network at the leaves in ``game`` (or None) and the leaves' evaluation."""
         key = (game.name, game.num_players())

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import azul
-from azul import i18n
+from azul import i18n, review
+from azul.cli.review import review_text
 from azul.cli.scores import outcome
 from azul.cli.terminal import play, rules_text, wrap
 from azul.core import ansi
@@ -62,6 +63,39 @@ def cmd_replay(args: argparse.Namespace) -> int:
             return 0
     print(outcome(state))
     return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    rec = load_record(args.file)
+    if args.iterations is not None and args.iterations < 1:
+        raise AzulError(_("--iterations must be a positive number"))
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            line = _("reviewing: move {done} of {total}").format(done=done, total=total)
+            print("\r" + line, end="", file=sys.stderr, flush=True)
+
+    result = review.review_record(rec, args.seed, args.iterations, args.time, progress)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    if args.svg:
+        _write(args.svg, review.review_svg(result))
+    if args.json:
+        text = json.dumps(result.to_json(), indent=1) + "\n"
+        if args.json == "-":
+            sys.stdout.write(text)
+            return 0
+        _write(args.json, text)
+    color = {"always": True, "never": False}.get(args.color, ansi.wanted())
+    print(review_text(result, color))
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise AzulError(_("cannot write {file}: {reason}").format(file=path, reason=e)) from None
 
 
 def cmd_show(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import azul
-from azul import i18n
+from azul import i18n, review
 from azul.cli import commands
 from azul.i18n import N_, _
 from azul.i18n.arguments import VERSION, ArgumentParser
@@ -94,6 +94,26 @@ def _add_records(sub: Commands) -> None:
     p.add_argument("file", help=_("a record (.jsonl) saved by 'azul play --save'"))
     p.add_argument("--all", action="store_true", help=_("print every step without waiting"))
     p.set_defaults(func=commands.cmd_replay)
+
+    p = sub.add_parser("analyse", help=_("review a recorded game: each move against the best"))
+    p.add_argument("file", help=_("a record (.jsonl) saved by 'azul play --save'"))
+    p.add_argument("--seed", type=int, default=0, help=_("seed of the review's searches"))
+    p.add_argument(
+        "--iterations",
+        type=int,
+        default=review.ITERATIONS,
+        help=_("search iterations per move (default {n})").format(n=review.ITERATIONS),
+    )
+    p.add_argument("--time", type=float, help=_("seconds of search per move, at most"))
+    p.add_argument("--json", metavar="FILE", help=_("write the review as JSON here (- for stdout)"))
+    p.add_argument("--svg", metavar="FILE", help=_("write the evaluation graph as SVG here"))
+    p.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help=_("coloured labels (default: when the output is a terminal and NO_COLOR is unset)"),
+    )
+    p.set_defaults(func=commands.cmd_analyse)
 
     p = sub.add_parser("show", help=_("print a position document and its legal moves"))
     p.add_argument("file", help=_("a position (.json)"))
