@@ -8,6 +8,7 @@ from azul.review.analysis import (
     Player,
     Review,
     label,
+    review_decision,
     review_moves,
     review_record,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "Player",
     "Review",
     "label",
+    "review_decision",
     "review_moves",
     "review_record",
     "review_svg",

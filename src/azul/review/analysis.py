@@ -181,7 +181,7 @@ def review_moves(
             out = Review(state.game.name, state.num_players(), seed, iterations, time_per_move)
         if state.is_chance_node():
             continue
-        out.decisions.append(_decision(state, action, ply, seed, limit))
+        out.decisions.append(review_decision(state, action, ply, seed, limit))
         done += 1
         if progress is not None:
             progress(done, total or done)
@@ -196,7 +196,8 @@ def _moves(rec: Record) -> Iterator[tuple[State, int]]:
             yield state, action
 
 
-def _decision(state: State, action: int, ply: int, seed: int, limit: Limit) -> Decision:
+def review_decision(state: State, action: int, ply: int, seed: int, limit: Limit) -> Decision:
+    """The review of one decision: ``action`` played in ``state`` at ``ply``."""
     seat = state.current_player()
     legal = state.legal_actions()
     if action not in legal:

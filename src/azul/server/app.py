@@ -190,6 +190,7 @@ def create_app(
             "create": settings.creates_per_minute,
             "hint": settings.hints_per_minute,
             "draw": settings.drawings_per_minute,
+            "review": settings.reviews_per_minute,
         }
     )
     app.state.connections = Connections(settings.sockets_per_client)

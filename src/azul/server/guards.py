@@ -107,7 +107,7 @@ class Rates:
 
 
 class RatesFirst:
-    """ASGI middleware: drawings and hints are counted against their address's rate before
+    """ASGI middleware: drawings, hints and reviews are counted against their address's rate before
     the request is routed or read, and beyond it answered 429 at once, so that a flood of
     refused requests costs the event loop little (the framework's routing and checks were
     most of a refused drawing's cost)."""
@@ -115,6 +115,8 @@ class RatesFirst:
     RATED = (
         ("GET", re.compile(r"/api/games/[^/]+/svg"), "draw"),
         ("POST", re.compile(r"/api/games/[^/]+/hint"), "hint"),
+        ("GET", re.compile(r"/api/games/[^/]+/review"), "review"),
+        ("POST", re.compile(r"/api/games/[^/]+/review"), "review"),
     )
 
     def __init__(self, app: ASGIApp, rates: Callable[[Scope], Rates]):

@@ -211,6 +211,20 @@ class GameSetup(BaseModel):
     )
 
 
+class ReviewOut(BaseModel):
+    status: Literal["none", "running", "done"] = Field(
+        description="'none': not asked for yet; 'running': being made; 'done': here it is"
+    )
+    done: int | None = Field(None, description="while running: the decisions reviewed so far")
+    total: int | None = Field(None, description="while running: the game's decisions")
+    review: dict[str, Any] | None = Field(
+        None,
+        description="once done: the review (format 'azul-review': per decision the move, the "
+        "best move, the points lost, the label, the mover's expected lead and the best move's "
+        "targets; per seat a summary; 'svg': the evaluation graph)",
+    )
+
+
 class HintOut(BaseModel):
     action: int = Field(description="the move's action id, as in the view's legal moves")
     move: str = Field(description="the move in the game's notation")

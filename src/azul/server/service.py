@@ -9,6 +9,7 @@ public view of a table.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import time
 from concurrent.futures import Executor
@@ -23,6 +24,7 @@ from azul.server.bots import Bots
 from azul.server.drawings import Drawings
 from azul.server.errors import Conflict, Forbidden, Outdated
 from azul.server.guards import Rates
+from azul.server.reviews import Reviews
 from azul.server.settings import DEFAULT_FILE, Settings
 from azul.server.store import CHANCE_SEAT, Stale, Store
 from azul.server.table import Listener, Table, bot_turn, check_move, position
@@ -80,6 +82,7 @@ class Lobby:
         self.drawings = Drawings(self.settings, executor)
         self.tables.changed = live.post
         self.tables.wake = self.bots.start
+        self.reviews = Reviews(self.settings, self.bots.thinking)
         self.move_times = MoveTimes()
         self.hint_rates = Rates(  # by game
             {"hint": self.settings.hints_per_game},
@@ -187,6 +190,35 @@ class Lobby:
         except BrokenProcessPool:  # its process died: the next hint gets a new one
             self.bots.hinter = None
             raise
+
+    async def review(
+        self, game_id: str, token: str | None, client: str = "", start: bool = False
+    ) -> dict[str, Any]:
+        """A finished game's review: ``{"status": "done", "review": ...}`` once made, else
+        how far it is (``running``, ``done`` of ``total`` decisions), or ``none``; ``start``
+        begins it (``reviews``). Conflict while the game is being played."""
+        async with self.tables.use(game_id) as table:
+            table.seat_of(token)
+            if not table.state.is_terminal():
+                raise Conflict("a game is reviewed once it is over")
+            s = table.stored
+            job = (s.game, table.options, s.seed, table.actions())
+            total = len(table.played)
+        made = await self.tables.io(self.store.review, game_id)
+        if made is not None:
+            return {"status": "done", "review": json.loads(made)}
+        progress = self.reviews.progress(game_id)
+        if progress is not None or not start:
+            return progress or {"status": "none"}
+        making = self.reviews.start(game_id, client, total)
+
+        async def make() -> None:
+            text = await self.reviews.make(game_id, making, job)
+            if text is not None:
+                await self.tables.io(self.store.save_review, game_id, text)
+
+        self.tables.spawn(make())
+        return {"status": "running", "done": 0, "total": total}
 
     async def record(self, game_id: str, token: str | None) -> str:
         """The game's record so far: the moves and the draws that happened."""

@@ -49,6 +49,10 @@ class Settings:
     hints_per_game: int = 30  # per game and minute, asked with a seat's token
     hints_queued: int = 8  # hints waiting for their process at most (then 429)
     hints_per_client: int = 2  # hints from one address waiting or thinking at most
+    reviews_per_minute: int = 120  # review requests (asked, then looked at), per client address
+    reviews_running: int = 2  # reviews being made at once (then 429); one per address
+    review_iterations: int = 2000  # search iterations per decision of a review
+    review_time: float = 2.0  # most seconds of search per decision of a review
     drawings_per_minute: int = 600  # SVG drawings asked for, per client address (a fast game
     # against bots asks for two a second; the drawings are cached and their queue bounded)
     drawing_processes: int = 1  # processes where drawings are made

@@ -102,6 +102,13 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)  # CHANCE_SEAT for a chance outcome
 
 
+class ReviewRow(Base):
+    __tablename__ = "reviews"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    review: Mapped[str] = mapped_column(Text)  # JSON: azul.review's Review.to_json()
+    created: Mapped[str] = mapped_column(String(40))
+
+
 class Stale(AzulError):
     """A write based on a version of the game that is no longer the latest."""
 
@@ -415,6 +422,22 @@ class Store:
             ).scalar_one()
             self._notify(db, game_id, bumped)
             return True
+
+    def review(self, game_id: str) -> str | None:
+        """The JSON text of a finished game's review, if it was made."""
+        with Session(self.engine) as s:
+            row = s.get(ReviewRow, game_id)
+            return None if row is None else row.review
+
+    def save_review(self, game_id: str, review: str) -> None:
+        """Keep a game's review; one made meanwhile by another process stays (they are equal:
+        a review is the same under the same settings)."""
+        try:
+            with Session(self.engine) as s, s.begin():
+                if s.get(ReviewRow, game_id) is None:
+                    s.add(ReviewRow(game_id=game_id, review=review, created=now()))
+        except IntegrityError:  # the other process saved it first
+            pass
 
     def list_public(self, limit: int = 50) -> list[StoredGame]:
         """The newest games listed in the lobby, without their logs."""

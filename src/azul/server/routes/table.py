@@ -13,7 +13,15 @@ from azul.server.errors import responses
 from azul.server.links import linked
 from azul.server.replies import client_of, json_view
 from azul.server.routes import lobby_of, rates_of
-from azul.server.schema import HintOut, Language, Move, Refused, SeatName, Token
+from azul.server.schema import (
+    HintOut,
+    Language,
+    Move,
+    Refused,
+    ReviewOut,
+    SeatName,
+    Token,
+)
 
 router = APIRouter()
 
@@ -105,6 +113,32 @@ async def post_hint(game_id: str, body: Token, request: Request) -> list[HintOut
     earns at once and sets up (the address's rate: guards.RatesFirst)."""
     found = await lobby_of(request).hint(game_id, body.token, client_of(request))
     return [HintOut(**h) for h in found]
+
+
+@router.get(
+    "/api/games/{game_id}/review",
+    operation_id="get_review",
+    responses=responses(403, 404, 409, 429),
+)
+async def get_review(
+    game_id: str, request: Request, token: str = Query(max_length=64)
+) -> ReviewOut:
+    """A finished game's review: how far it is, or the review once made (409 while the game
+    is being played; the address's rate: guards.RatesFirst)."""
+    found = await lobby_of(request).review(game_id, token, client_of(request))
+    return ReviewOut(**found)
+
+
+@router.post(
+    "/api/games/{game_id}/review",
+    operation_id="post_review",
+    responses=responses(400, 403, 404, 409, 429),
+)
+async def post_review(game_id: str, body: Token, request: Request) -> ReviewOut:
+    """Ask for a finished game's review: it is made on the bot processes, behind the bots'
+    moves, and kept; look at its progress with GET. 429 when too many are being made."""
+    found = await lobby_of(request).review(game_id, body.token, client_of(request), start=True)
+    return ReviewOut(**found)
 
 
 @router.get(
