@@ -665,3 +665,64 @@ def test_an_invited_friend_is_asked_for_a_name_once(server, browser, viewport):
     assert not host.errors and not friend.errors
     host.close()
     friend.close()
+
+
+def finished_bot_game(server, game="sintra", seed=4):
+    """A game between two bots, played to its end through the API: (game, watch page)."""
+    body = {
+        "game": game,
+        "options": {"first_player": 0},
+        "seed": seed,
+        "seats": [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
+    }
+    reply = httpx.post(f"{server}/api/games", json=body)
+    assert reply.status_code == 201, reply.text
+    g = reply.json()
+    end = time.time() + 120
+    while not httpx.get(f"{server}/api/games/{g['id']}", params={"token": g["watch_token"]}).json()[
+        "over"
+    ]:
+        assert time.time() < end, "the bots did not finish"
+        time.sleep(0.2)
+    return g, f"{server}/?game={g['id']}&token={g['watch_token']}"
+
+
+@pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["wide", "phone"])
+def test_a_finished_game_is_reviewed_move_by_move(server, browser, viewport):
+    page = new_page(browser, viewport)
+    _, live_url = api_game(server, game="sintra")
+    page.goto(live_url)
+    page.wait_for_selector("#board svg")
+    assert not page.is_visible("#review")  # never while the game is being played
+
+    g, url = finished_bot_game(server, seed=4 + viewport["width"])
+    page.goto(url)
+    page.click("#review")
+    page.wait_for_selector("#review-box:not([hidden])", timeout=120_000)
+    name = f"review-{viewport['width']}"
+    page.screenshot(path=str(ARTIFACTS / f"{name}-graph.png"), full_page=True)
+    review = httpx.get(
+        f"{server}/api/games/{g['id']}/review", params={"token": g["watch_token"]}
+    ).json()["review"]
+    lost = [i for i, d in enumerate(review["decisions"]) if d["loss"] > 0]
+    assert page.locator("#log .loss").count() == len(lost)
+    assert page.locator("#review-graph circle[data-ply]").count() == sum(
+        1 for d in review["decisions"] if d["label"] and d["lead"] is not None
+    )
+    worst = max(range(len(review["decisions"])), key=lambda i: review["decisions"][i]["loss"])
+    d = review["decisions"][worst]
+    page.click(f"#log li[value='{worst + 1}']")
+    note = page.locator("#status")
+    sync_api.expect(note).to_contain_text("best was ")
+    sync_api.expect(note).to_contain_text(f"{d['loss']} points more")
+    sync_api.expect(page.locator("#replay-ply")).to_have_text(
+        f"{worst} / {len(review['decisions'])}"
+    )
+    page.wait_for_function("document.querySelectorAll('#board g.ghost').length > 0")
+    page.locator("#board").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{name}-ghost.png"), full_page=True)
+    # a second visit shows the kept review at once
+    again = new_page(browser, viewport)
+    again.goto(url)
+    again.wait_for_selector("#review-box:not([hidden])", timeout=10_000)
+    assert again.locator("#log .loss").count() == len(lost)

@@ -3,8 +3,6 @@ bot processes, kept in the store, bounded against floods."""
 
 import time
 
-import pytest
-
 from azul.core.records import parse_record
 from azul.review import review_record
 from tests.server.test_api import new_game, wait_for

@@ -52,7 +52,8 @@ def review_svg(
         legend = [(seat, names[seat], y(top) + 14 + 13 * seat) for seat in seats]
     for seat, text, at in legend:
         out.append(
-            f'<text x="{PAD + 6}" y="{at}" font-size="11" fill="{SEATS[seat]}">'
+            f'<text x="{PAD + 6}" y="{at}" font-size="11" fill="{SEATS[seat]}" '
+            f'class="legend" data-seat="{seat}">'
             f"{escape(text)}</text>"
         )
     for seat, pts in lines.items():

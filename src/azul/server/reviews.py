@@ -34,7 +34,8 @@ def review_part(
     seconds: float | None,
 ) -> list[dict[str, Any]]:
     """In a worker process: the reviews of decisions ``first`` to ``last - 1`` (counted from 0,
-    draws not counted) of the game, each with the targets of its best move (to draw it)."""
+    draws not counted) of the game, each with its best move's targets and words (to draw and
+    say it)."""
     state = azul.load_game(game, **options).new_initial_state(seed)
     shown = state.game.presenter()
     limit = Limit(time=seconds, iterations=iterations)
@@ -47,7 +48,8 @@ def review_part(
             if decision >= first:
                 d = review_decision(state, action, ply, seed, limit)
                 targets = [dict(t) for t in shown.action_targets(state, d.best)]
-                out.append({**d.to_json(), "targets": targets})
+                words = shown.describe_action(state, d.best).to_json()
+                out.append({**d.to_json(), "targets": targets, "best_text": words})
             decision += 1
         state.apply_action(action)
     return out
@@ -121,12 +123,12 @@ class Reviews:
         review = Review(
             game, players, seed, self.settings.review_iterations, self.settings.review_time
         )
-        targets = {}
+        shown = {}  # by ply: how the best move is drawn and said
         for d in making.decisions:
-            targets[d["ply"]] = d.pop("targets")
+            shown[d["ply"]] = {"targets": d.pop("targets"), "best_text": d.pop("best_text")}
             review.decisions.append(Decision(**d))
         doc = review.to_json()
         for d in doc["decisions"]:
-            d["targets"] = targets[d["ply"]]
-        doc["svg"] = review_svg(review)
+            d.update(shown[d["ply"]])
+        doc["svg"] = review_svg(review, width=360, height=160)
         return doc

@@ -220,8 +220,8 @@ class ReviewOut(BaseModel):
     review: dict[str, Any] | None = Field(
         None,
         description="once done: the review (format 'azul-review': per decision the move, the "
-        "best move, the points lost, the label, the mover's expected lead and the best move's "
-        "targets; per seat a summary; 'svg': the evaluation graph)",
+        "best move, the points lost, the label, the mover's expected lead, the best move's "
+        "targets and words; per seat a summary; 'svg': the evaluation graph)",
     )
 
 

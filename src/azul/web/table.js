@@ -18,6 +18,8 @@ let kept = null;       // the keep picker's tiles: {letter: count}
 let hinted = [];       // actions the last hint named
 let replayPly = null;  // the move shown while replaying, null for the live table
 let focus = null;      // the seat drawn large (null: yours)
+let review = null;     // the finished game's review, once made (GET /api/games/ID/review)
+let reviewed = null;   // the decision of the review shown on the board (its index)
 let connection = null;
 
 const patterns = () => localStorage.getItem("azul-patterns") === "1";
@@ -66,6 +68,8 @@ function markBoard() {
   const hints = replaying ? [] : view.legal.filter(m => hinted.includes(m.action))
     .map(m => m.targets[Math.min(picks.length, m.targets.length - 1)]).filter(Boolean);
   const last = replaying ? [] : (view.last || []).filter(Boolean);
+  const ghost = replaying && review && reviewed !== null && replayPly === reviewed
+    ? review.decisions[reviewed].targets : [];
   const newest = Math.max(0, ...last.map(l => l.ply));
   for (const g of elements()) {
     const attrs = attributesOf(g);
@@ -74,6 +78,7 @@ function markBoard() {
     g.classList.toggle("picked", picks.some(p => matches(p, attrs) &&
       Object.keys(p).some(k => k !== "seat" && k in g.dataset)));
     g.classList.toggle("hinted", hints.some(tg => matches(tg, attrs)));
+    g.classList.toggle("ghost", ghost.some(tg => matches(tg, attrs)));
     const mark = last.find(l => l.marks.some(tg => matches(tg, attrs) &&
       Object.keys(tg).some(k => k !== "seat" && k in g.dataset)));
     g.classList.toggle("last", Boolean(mark));
@@ -350,6 +355,8 @@ const gameName = () => t(view.title || view.game);
 
 function status() {
   if (replayPly !== null) {
+    const note = reviewNote();
+    if (note) return note;
     return fill(t("Replay: move {ply} of {plies}"), {ply: replayPly, plies: view.log.length});
   }
   if (view.over) {
@@ -374,8 +381,15 @@ function drawLog() {
     li.value = entry.ply;
     li.innerHTML = `<b>${escapeHtml(seatName(entry.seat))}</b> ${escapeHtml(format(entry.text))}`;
     li.title = entry.move;
-    li.classList.toggle("current", replayPly === entry.ply);
-    li.onclick = () => replayTo(entry.ply);
+    const d = review && review.decisions[entry.ply - 1];
+    if (d) {
+      if (d.loss > 0) li.innerHTML += ` <span class="loss ${d.label || ""}">−${d.loss}</span>`;
+      li.classList.toggle("current", reviewed === entry.ply - 1 && replayPly === reviewed);
+      li.onclick = () => showDecision(entry.ply - 1);
+    } else {
+      li.classList.toggle("current", replayPly === entry.ply);
+      li.onclick = () => replayTo(entry.ply);
+    }
     log.appendChild(li);
   }
 }
@@ -411,6 +425,88 @@ function drawEnd() {
   $("rematch").hidden = Boolean(next) || view.you === null;
   $("rematch-link").hidden = !next;
   if (next && next.token) $("rematch-link").href = `/?game=${next.id}&token=${next.token}`;
+  if (!review && !reviewAsked) {  // a review made earlier is shown at once
+    reviewAsked = true;
+    askReview(false);
+  }
+}
+
+let reviewAsked = false;
+
+// -- the review of a finished game ---------------------------------------------------------
+const LABELS = {inaccuracy: () => t("inaccuracy"), mistake: () => t("mistake"),
+  blunder: () => t("blunder")};
+
+async function askReview(start) {
+  // start: ask for it to be made; then look at its progress each second until it is done
+  const status = $("review-status");
+  let got;
+  try {
+    got = start ? await api(`/api/games/${gameId}/review`, {token})
+      : await api(`/api/games/${gameId}/review?${new URLSearchParams({token})}`);
+  } catch (e) {
+    status.textContent = e.message;
+    $("review").disabled = false;
+    return;
+  }
+  if (got.status === "done") {
+    review = got.review;
+    status.textContent = "";
+    drawReview();
+  } else if (got.status === "running") {
+    $("review").disabled = true;
+    status.textContent = fill(t("Reviewing: move {done} of {total}"), got);
+    setTimeout(() => askReview(false), 1000);
+  }
+}
+
+function drawReview() {
+  $("review").hidden = Boolean(review);
+  $("review-box").hidden = !review;
+  if (!review) return;
+  const graph = $("review-graph");
+  graph.innerHTML = review.svg;
+  const two = review.players === 2;
+  for (const text of graph.querySelectorAll("text.legend")) {  // the seats' names, translated
+    const name = seatName(Number(text.dataset.seat));
+    text.textContent = two ? fill(t("{name} ahead"), {name}) : name;
+  }
+  for (const mark of graph.querySelectorAll("circle[data-ply]")) {
+    const i = review.decisions.findIndex(d => d.ply === Number(mark.dataset.ply));
+    mark.onclick = () => showDecision(i);
+  }
+  // a column per seat, as the final scores
+  const head = review.summary.map(p => `<th scope="col">${escapeHtml(seatName(p.seat))}</th>`);
+  const row = (label, cells) => `<tr><th scope="row">${escapeHtml(label)}</th>` +
+    cells.map(c => `<td>${c}</td>`).join("") + "</tr>";
+  $("review-summary").innerHTML = `<tr><td></td>${head.join("")}</tr>` +
+    row(t("points lost per move"), review.summary.map(p => p.average_loss.toFixed(1))) +
+    row(t("inaccuracies"), review.summary.map(p => p.inaccuracies)) +
+    row(t("mistakes"), review.summary.map(p => p.mistakes)) +
+    row(t("blunders"), review.summary.map(p => p.blunders));
+  drawLog();
+}
+
+function reviewNote() {
+  // what the reviewed decision's move lost against the best, said above the board
+  if (!review || reviewed === null || replayPly !== reviewed) return null;
+  const i = reviewed;
+  const d = review.decisions[i];
+  const played = format(view.log[i].text);
+  const name = seatName(d.seat);
+  return d.loss > 0
+    ? fill(t("Move {n}: {name} played {played}; best was {best}, {loss} points more ({label})."),
+      {n: i + 1, name, played, best: format(d.best_text), loss: d.loss,
+        label: d.label ? LABELS[d.label]() : t("a small difference")})
+    : fill(t("Move {n}: {name} played {played}, the best move."), {n: i + 1, name, played});
+}
+
+function showDecision(i) {
+  // the board before the decision, its best move drawn as a ghost, and what the move lost
+  reviewed = i;
+  replayTo(i);
+  const top = $("status").getBoundingClientRect().top;
+  if (top < 0 || top > innerHeight / 2) $("status").scrollIntoView({block: "start"});
 }
 
 // an invited friend's seat has no name until they give one (asked once, kept for next time)
@@ -500,6 +596,7 @@ function show(next) {
 
 // -- replays ----------------------------------------------------------------------------------
 function replayTo(ply) {
+  if (ply !== reviewed) reviewed = null;  // away from the reviewed decision
   replayPly = ply === null || ply >= view.log.length ? null : Math.max(0, ply);
   drawStatus();
   drawLog();
@@ -623,6 +720,7 @@ export async function startTable() {
       bringTargetsIntoSight();
     } catch (e) { $("hint-text").textContent = e.message; }
   };
+  $("review").onclick = () => { $("review").disabled = true; askReview(true); };
   $("first").onclick = () => replayTo(0);
   $("prev").onclick = () => replayTo((replayPly ?? view.log.length) - 1);
   $("next").onclick = () => replayTo((replayPly ?? view.log.length) + 1);
