@@ -13,7 +13,8 @@ the search's best move in points:
   value, negated when the other player of a 2-player game moves next; with 3 or 4 players the
   evaluation's lead at that position.
 
-A decision with one legal move is forced: it loses nothing and is not searched. Labels
+The solver has the time limit per decision, or ``SOLVER_SECONDS`` without one; when it runs
+out, the search's values stand in. A decision with one legal move is forced: it loses nothing and is not searched. Labels
 (``LABELS``) go by the points lost.
 """
 
@@ -35,6 +36,8 @@ from azul.core.records import Record, replay
 ITERATIONS = 2000  # the default search per decision
 SCALE = 30.0  # the search's tuning: the server's mcts levels
 C = 0.35
+SOLVER_SECONDS = 5.0  # the endgame solver's time per decision without a time limit (then the
+# search's values stand in)
 MIN_VISITS = 20  # a played move visited fewer times is valued by a search of its own
 CLAMP = 0.999  # values this close to +-1 read as this, so that atanh stays finite
 LABELS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
@@ -214,7 +217,7 @@ def review_decision(state: State, action: int, ply: int, seed: int, limit: Limit
     if len(legal) == 1:
         return decided(action, 0.0, None, False)
     bot = _searcher(seed, ply)
-    deadline = None if limit.time is None else time.time() + limit.time
+    deadline = time.time() + (SOLVER_SECONDS if limit.time is None else limit.time)
     position = state.clone()
     candidates = bot.analyse(position, limit)
     lead = _points(candidates[0].value)
