@@ -14,8 +14,8 @@ the search's best move in points:
   evaluation's lead at that position.
 
 The solver has the time limit per decision, or ``SOLVER_SECONDS`` without one; when it runs
-out, the search's values stand in. A decision with one legal move is forced: it loses nothing and is not searched. Labels
-(``LABELS``) go by the points lost.
+out, the search's values stand in. A decision with one legal move is forced: it loses nothing
+and is not searched. Labels (``LABELS``) go by the points lost.
 """
 
 from __future__ import annotations
