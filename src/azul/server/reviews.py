@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from azul.server.errors import TooMany
 from azul.server.settings import Settings
 from azul.server.thinking import RETRY_SECONDS, Thinking
 
+log = logging.getLogger("azul.server")
 PART = 8  # decisions reviewed by one job of the bot processes
 
 
@@ -62,7 +64,6 @@ class Making:
     client: str
     total: int
     decisions: list[dict[str, Any]] = field(default_factory=list)
-    failed: str | None = None
 
 
 @dataclass
@@ -110,8 +111,8 @@ class Reviews:
                     continue
                 making.decisions.extend(part)
             return json.dumps(self._finished(game, options, seed, making))
-        except Exception as e:  # a broken pool, say: the next request starts again
-            making.failed = str(e)
+        except Exception:  # a broken pool, say: the next request starts again
+            log.exception("the review of game %s failed", game_id)
             return None
         finally:
             self.making.pop(game_id, None)

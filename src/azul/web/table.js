@@ -457,6 +457,9 @@ async function askReview(start) {
     $("review").disabled = true;
     status.textContent = fill(t("Reviewing: move {done} of {total}"), got);
     setTimeout(() => askReview(false), 1000);
+  } else {  // none (any more): it can be asked for
+    $("review").disabled = false;
+    status.textContent = "";
   }
 }
 
