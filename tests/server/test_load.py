@@ -17,7 +17,9 @@ def run_script(tmp_path, *extra):
     """The script's results for 4 quick games (it starts its own server)."""
     out = tmp_path / "load.json"
     port = str(free_port())
+    # the script's own deadline ends a stalled run before the timeout, and stops its server
     args = ["--games", "4", "--think", "0", "--quiet", "--port", port, "--out", str(out)]
+    args += ["--deadline", "200"]
     run = subprocess.run(
         [sys.executable, str(SCRIPT), *args, *extra],
         capture_output=True,

@@ -201,7 +201,12 @@ class Tables:
 
     def notice(self, game_id: str, version: int) -> None:
         """The store says game ``game_id`` is at ``version`` (a write, perhaps by another
-        process): refresh the table if this process holds an older copy."""
+        process): refresh the table if this process holds an older copy. A table being read
+        may have been read before the write: it is looked at again once it is kept."""
+        loading = self.loading.get(game_id)
+        if loading is not None:
+            loading.add_done_callback(lambda _: self.notice(game_id, version))
+            return
         table = self.kept.get(game_id)
         if table is not None and table.stored.version < version:
             self.spawn(self.catch_up(table))
