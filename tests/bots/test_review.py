@@ -151,6 +151,18 @@ def test_the_graph_has_a_line_per_seat_and_a_mark_per_labelled_move():
     marks = svg.findall(f"{ns}circle")
     labelled = [d.ply for d in review.decisions if d.label and d.lead is not None]
     assert [int(m.get("data-ply")) for m in marks] == labelled
+    legend = [t.text for t in svg.findall(f"{ns}text") if t.get("class") == "legend"]
+    assert legend == ["seat 0", "seat 1", "seat 2"]
+    # the words are in the language asked for; the names as given
+    french = ET.fromstring(review_svg(review, lang="fr"))
+    legend = [t.text for t in french.findall(f"{ns}text") if t.get("class") == "legend"]
+    assert legend == ["place 0", "place 1", "place 2"]
+    assert "expected" not in french.find(f"{ns}title").text
+    two = review_record(record_of(_bots_game("sintra", 6), 6), iterations=ITERATIONS)
+    named = ET.fromstring(review_svg(two, names=["Ana", "Bo"], lang="pt"))
+    legend = [t.text for t in named.findall(f"{ns}text") if t.get("class") == "legend"]
+    assert legend[0].startswith("Ana") and legend[1].startswith("Bo")
+    assert "ahead" not in " ".join(legend)
 
 
 def test_analyse_command(tmp_path, capsys):

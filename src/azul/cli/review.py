@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from azul.i18n import N_, _
-from azul.review import Review
+from azul.i18n import _
+from azul.review import WORDS, Review
 
 # ANSI colours of the labels (yellow, bold yellow, bold red)
 COLOURS = {"inaccuracy": "\x1b[33m", "mistake": "\x1b[1;33m", "blunder": "\x1b[1;31m"}
-NAMES = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
 
 
 def review_text(review: Review, colour: bool = False) -> str:
@@ -28,7 +27,7 @@ def review_text(review: Review, colour: bool = False) -> str:
         elif d.loss > 0:
             what = "  " + _("best {move}").format(move=d.best_move) + f"  -{d.loss:g}"
             if d.label:
-                what += f"  {_(NAMES[d.label])}"
+                what += f"  {_(WORDS[d.label])}"
             line += paint(what, d.label)
         if d.lead is not None:
             line += f"  [{d.lead:+.1f}]"

@@ -4,6 +4,7 @@ graph as SVG (``graph``); ``azul.cli.review`` prints it in the terminal."""
 from azul.review.analysis import (
     ITERATIONS,
     LABELS,
+    WORDS,
     Decision,
     Player,
     Review,
@@ -17,6 +18,7 @@ from azul.review.graph import review_svg
 __all__ = [
     "ITERATIONS",
     "LABELS",
+    "WORDS",
     "Decision",
     "Player",
     "Review",

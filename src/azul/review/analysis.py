@@ -32,6 +32,7 @@ from azul.bots.mcts import MCTSBot
 from azul.core.api import State
 from azul.core.errors import AzulError
 from azul.core.records import Record, replay
+from azul.i18n import N_
 
 ITERATIONS = 2000  # the default search per decision
 SCALE = 30.0  # the search's tuning: the server's mcts levels
@@ -43,6 +44,8 @@ CLAMP = 0.999  # values this close to +-1 read as this, so that atanh stays fini
 LABELS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
 """A decision's label by the points it lost: at least 10 a blunder, 5 a mistake, 2 an
 inaccuracy; less than 2 points is no label."""
+WORDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+"""Each label in words, for the catalogs (``_(WORDS[label])`` is the label in a language)."""
 
 
 @dataclass(frozen=True)
