@@ -47,4 +47,3 @@ def test_a_write_noticed_while_the_table_loads_is_not_missed(tmp_path):
             lobby.close()
 
     asyncio.run(scenario())
-
