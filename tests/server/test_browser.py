@@ -667,13 +667,15 @@ def test_an_invited_friend_is_asked_for_a_name_once(server, browser, viewport):
     friend.close()
 
 
-def finished_bot_game(server, game="sintra", seed=4):
-    """A game between two bots, played to its end through the API: (game, watch page)."""
+def finished_bot_game(server, game="sintra", seed=4, players=2):
+    """A game between bots (the first one heuristic, the others random), played to its end
+    through the API: (game, watch page)."""
     body = {
         "game": game,
-        "options": {"first_player": 0},
+        "options": {"first_player": 0, "players": players},
         "seed": seed,
-        "seats": [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
+        "seats": [{"kind": "bot", "bot": "heuristic"}]
+        + [{"kind": "bot", "bot": "random"}] * (players - 1),
     }
     reply = httpx.post(f"{server}/api/games", json=body)
     assert reply.status_code == 201, reply.text
@@ -726,3 +728,40 @@ def test_a_finished_game_is_reviewed_move_by_move(server, browser, viewport):
     again.goto(url)
     again.wait_for_selector("#review-box:not([hidden])", timeout=10_000)
     assert again.locator("#log .loss").count() == len(lost)
+
+
+@pytest.mark.parametrize(
+    "players, viewport", [(3, WIDE), (4, PHONE)], ids=["3-players-wide", "4-players-phone"]
+)
+def test_a_review_of_more_players_has_a_line_and_a_column_per_seat(
+    server, browser, players, viewport
+):
+    page = new_page(browser, viewport, locale="fr-FR")
+    g, url = finished_bot_game(server, seed=players, players=players)
+    page.goto(url)
+    page.click("#review")
+    page.wait_for_selector("#review-box:not([hidden])", timeout=120_000)
+    page.locator("#review-box").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"review-{players}p-{viewport['width']}.png"))
+    lines = page.locator("#review-graph polyline")
+    assert sorted(lines.evaluate_all("ps => ps.map(p => p.dataset.seat)")) == [
+        str(seat) for seat in range(players)
+    ]
+    # the legend and the summary's columns name the seats alike, in the page's language
+    legend = page.locator("#review-graph text.legend").all_text_contents()
+    heads = page.locator("#review-summary th[scope=col]").all_text_contents()
+    assert len(legend) == players and legend == heads
+    strokes = lines.evaluate_all("ps => ps.map(p => p.getAttribute('stroke'))")
+    swatches = page.locator("#review-summary .swatch").evaluate_all(
+        "ss => ss.map(s => s.style.backgroundColor)"
+    )
+    assert len(set(swatches)) == players == len(set(strokes))  # each seat its line's colour
+    sync_api.expect(page.locator("#review-summary")).to_contain_text("points perdus par coup")
+    review = httpx.get(
+        f"{server}/api/games/{g['id']}/review", params={"token": g["watch_token"]}
+    ).json()["review"]
+    assert [p["seat"] for p in review["summary"]] == list(range(players))
+    last = len(review["decisions"]) - 1
+    page.click(f"#log li[value='{last + 1}']")
+    sync_api.expect(page.locator("#status")).to_contain_text(f"Coup {last + 1} :")
+    assert not page.errors

@@ -1,6 +1,7 @@
 """Reviews of finished games through the API: refused while the game is played, made on the
 bot processes, kept in the store, bounded against floods."""
 
+import threading
 import time
 
 from azul.core.records import parse_record
@@ -80,3 +81,61 @@ def test_reviews_are_bounded_per_address_and_in_all(make_client):
         for _ in range(8)
     ]
     assert codes[:5] == [200] * 5 and set(codes[5:]) == {429}
+
+
+def test_two_processes_make_a_review_once_between_them(database, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastapi.testclient import TestClient
+
+    from azul.server import reviews
+    from azul.server.app import create_app
+    from azul.server.settings import Settings
+
+    gate, parts, real = threading.Event(), [], reviews.review_part
+
+    def held(*args):  # the first process's parts wait until the second one has asked
+        parts.append(args[4])
+        assert gate.wait(60)
+        return real(*args)
+
+    monkeypatch.setattr(reviews, "review_part", held)
+    a = TestClient(create_app(database, ThreadPoolExecutor(2), Settings(**LIMITS)))
+    b = TestClient(create_app(database, ThreadPoolExecutor(2), Settings(**LIMITS)))
+    with a, b:
+        g = finished(a)
+        gid, watch = g["id"], g["watch_token"]
+        total = a.post(f"/api/games/{gid}/review", json={"token": watch}).json()["total"]
+        # the second process tells the first one's progress, and begins no review of its own
+        asked = b.post(f"/api/games/{gid}/review", json={"token": watch}).json()
+        assert asked == {"status": "running", "done": 0, "total": total, "review": None}
+        assert b.app.state.lobby.reviews.making == {}
+        gate.set()
+        made = reviewed(a, gid, watch)
+        assert reviewed(b, gid, watch) == made
+    assert sorted(parts) == list(range(0, total, reviews.PART))  # each part once
+
+
+def test_a_review_claim_is_held_by_one_process_until_it_runs_out(database):
+    from azul.server.store import Store
+    from tests.server.test_store import game
+
+    store = Store(database)
+    store.create(game("r1"))
+    assert store.review_claim("r1") is None
+    assert store.claim_review("r1", "a", 30, 0, 40)
+    assert not store.claim_review("r1", "b", 30, 0, 40)
+    assert store.claim_review("r1", "a", 30, 8, 40)  # renewed, with its progress
+    assert store.review_claim("r1") == (8, 40)
+    store.unclaim_review("r1", "b")  # not b's to end
+    assert store.review_claim("r1") == (8, 40)
+    assert store.claim_review("r1", "a", 0.05, 16, 40)
+    time.sleep(0.1)  # a stopped renewing: its claim ran out
+    assert store.review_claim("r1") is None
+    assert store.claim_review("r1", "b", 30, 0, 40)
+    assert not store.claim_review("r1", "a", 30, 24, 40)  # a cannot take it back
+    store.save_review("r1", "{}")
+    assert store.review_claim("r1") is None and store.review("r1") == "{}"
+    assert store.claim_review("r1", "c", 30, 0, 40)
+    store.release(["c"])  # a process that stops ends its claims
+    assert store.review_claim("r1") is None

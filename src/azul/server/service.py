@@ -82,7 +82,7 @@ class Lobby:
         self.drawings = Drawings(self.settings, executor)
         self.tables.changed = live.post
         self.tables.wake = self.bots.start
-        self.reviews = Reviews(self.settings, self.bots.thinking)
+        self.reviews = Reviews(self.settings, self.bots.thinking, self.tables, self.bots.me)
         self.move_times = MoveTimes()
         self.hint_rates = Rates(  # by game
             {"hint": self.settings.hints_per_game},
@@ -207,18 +207,10 @@ class Lobby:
         made = await self.tables.io(self.store.review, game_id)
         if made is not None:
             return {"status": "done", "review": json.loads(made)}
-        progress = self.reviews.progress(game_id)
+        progress = await self.reviews.progress(game_id)
         if progress is not None or not start:
             return progress or {"status": "none"}
-        making = self.reviews.start(game_id, client, total)
-
-        async def make() -> None:
-            text = await self.reviews.make(game_id, making, job)
-            if text is not None:
-                await self.tables.io(self.store.save_review, game_id, text)
-
-        self.tables.spawn(make())
-        return {"status": "running", "done": 0, "total": total}
+        return await self.reviews.begin(game_id, client, total, job)
 
     async def record(self, game_id: str, token: str | None) -> str:
         """The game's record so far: the moves and the draws that happened."""

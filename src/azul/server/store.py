@@ -109,6 +109,15 @@ class ReviewRow(Base):
     created: Mapped[str] = mapped_column(String(40))
 
 
+class ReviewClaimRow(Base):
+    __tablename__ = "review_claims"  # a review being made, by the one process that claims it
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    claimed_by: Mapped[str] = mapped_column(String(64))
+    claimed_until: Mapped[float] = mapped_column(Float)  # lease, epoch s
+    done: Mapped[int] = mapped_column(Integer)  # decisions reviewed so far
+    total: Mapped[int] = mapped_column(Integer)
+
+
 class Stale(AzulError):
     """A write based on a version of the game that is no longer the latest."""
 
@@ -354,10 +363,12 @@ class Store:
             return [r[0] for r in rows if r[0] is not None]
 
     def release(self, claimers: list[str]) -> int:
-        """End every claim of these processes (gone, or stopping): the number of games."""
+        """End every claim of these processes (gone, or stopping), on bot turns and reviews:
+        the number of games whose bot turn was claimed."""
         if not claimers:
             return 0
         with self.engine.begin() as db:
+            db.execute(delete(ReviewClaimRow).where(ReviewClaimRow.claimed_by.in_(claimers)))
             done = db.execute(
                 update(GameRow)
                 .where(GameRow.claimed_by.in_(claimers))
@@ -430,14 +441,61 @@ class Store:
             return None if row is None else row.review
 
     def save_review(self, game_id: str, review: str) -> None:
-        """Keep a game's review; one made meanwhile by another process stays (they are equal:
-        a review is the same under the same settings)."""
+        """Keep a game's review and end its claim; one made meanwhile by another process stays
+        (they are equal: a review is the same under the same settings)."""
         try:
             with Session(self.engine) as s, s.begin():
                 if s.get(ReviewRow, game_id) is None:
                     s.add(ReviewRow(game_id=game_id, review=review, created=now()))
+                s.execute(delete(ReviewClaimRow).where(ReviewClaimRow.game_id == game_id))
         except IntegrityError:  # the other process saved it first
             pass
+
+    # -- reviews being made: by the one process that claims them ------------------------
+    def claim_review(self, game_id: str, me: str, lease: float, done: int, total: int) -> bool:
+        """Claim (or renew) the making of a game's review for process ``me`` until ``lease``
+        seconds from now, ``done`` of ``total`` decisions made; False when another process
+        holds an unexpired claim."""
+        now = time.time()
+        values = {"claimed_by": me, "claimed_until": now + lease, "done": done, "total": total}
+        with self.engine.begin() as db:
+            taken = db.execute(
+                update(ReviewClaimRow)
+                .where(
+                    ReviewClaimRow.game_id == game_id,
+                    or_(ReviewClaimRow.claimed_until < now, ReviewClaimRow.claimed_by == me),
+                )
+                .values(**values)
+            )
+            if taken.rowcount == 1:
+                return True
+        try:
+            with self.engine.begin() as db:
+                db.execute(insert(ReviewClaimRow).values(game_id=game_id, **values))
+            return True
+        except IntegrityError:  # claimed by another process, and not expired
+            return False
+
+    def review_claim(self, game_id: str) -> tuple[int, int] | None:
+        """How far the review being made by some process is: (done, total); None if none is
+        (never begun, made, or its maker stopped renewing its claim)."""
+        with self.engine.connect() as db:
+            row = db.execute(
+                select(ReviewClaimRow.done, ReviewClaimRow.total).where(
+                    ReviewClaimRow.game_id == game_id,
+                    ReviewClaimRow.claimed_until >= time.time(),
+                )
+            ).first()
+            return None if row is None else (row[0], row[1])
+
+    def unclaim_review(self, game_id: str, me: str) -> None:
+        """End ``me``'s claim on a review it could not make (the next request starts again)."""
+        with self.engine.begin() as db:
+            db.execute(
+                delete(ReviewClaimRow).where(
+                    ReviewClaimRow.game_id == game_id, ReviewClaimRow.claimed_by == me
+                )
+            )
 
     def list_public(self, limit: int = 50) -> list[StoredGame]:
         """The newest games listed in the lobby, without their logs."""

@@ -478,8 +478,13 @@ function drawReview() {
     const i = review.decisions.findIndex(d => d.ply === Number(mark.dataset.ply));
     mark.onclick = () => showDecision(i);
   }
-  // a column per seat, as the final scores
-  const head = review.summary.map(p => `<th scope="col">${escapeHtml(seatName(p.seat))}</th>`);
+  // a column per seat, as the final scores, headed by its line's colour and its name
+  const colour = seat => graph.querySelector(`text.legend[data-seat="${seat}"]`)?.getAttribute("fill");
+  const head = review.summary.map(p => {
+    const name = escapeHtml(seatName(p.seat));
+    const swatch = `<span class="swatch" style="background:${escapeHtml(colour(p.seat) || "none")}"></span>`;
+    return `<th scope="col" title="${name}">${swatch}${name}</th>`;
+  });
   const row = (label, cells) => `<tr><th scope="row">${escapeHtml(label)}</th>` +
     cells.map(c => `<td>${c}</td>`).join("") + "</tr>";
   $("review-summary").innerHTML = `<tr><td></td>${head.join("")}</tr>` +
