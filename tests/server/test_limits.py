@@ -257,6 +257,7 @@ def test_the_lobby_lists_public_games_only_and_never_seat_tokens(client):
         "kind": "human",
         "bot": None,
         "name": "Bo",
+        "away": False,
     }
     again = client.post(f"/api/games/{public['id']}/join", json={"seat": 1, "name": "Cy"})
     assert again.status_code == 409

@@ -189,7 +189,7 @@ def test_the_migrations_make_the_tables_the_store_uses(database):
     store = Store(database)
     with store.engine.connect() as db:
         context = MigrationContext.configure(db)
-        assert context.get_current_revision() == "0004"
+        assert context.get_current_revision() == "0005"
         assert compare_metadata(context, Base.metadata) == []
 
 
@@ -219,7 +219,7 @@ def test_a_database_made_before_migrations_is_brought_up_to_date(database):
     assert (g.seed, g.seeded, g.public, g.version) == (2**62, False, True, 3)
     assert g.seats == [Seat(0, "human", "t0", name="Ana")]
     with store.engine.connect() as db:
-        assert db.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        assert db.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
 
 
 def test_processes_started_together_on_an_empty_database_never_crash(postgres_url):

@@ -1,11 +1,14 @@
 """Bots' turns: each thought out in the process pool, never on the event loop, by the process
 that claims the turn in the store; every process looks now and then for bot turns nobody holds
-(``keep_moving``), and takes up at once those of processes known to be gone.
+(``keep_moving``), and takes up at once those of processes known to be gone. A bot also plays a
+person's move when their clock runs out (a timer at its deadline), and every move of a seat it
+keeps for its absent person.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -16,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from azul.bots.spec import BotSpec
-from azul.server import processes
+from azul.server import clocks, processes
 from azul.server.errors import NotFound
 from azul.server.settings import DEFAULT_LEVEL, LEVELS, Settings
 from azul.server.store import OUTAGES, Stale
@@ -85,15 +88,41 @@ class Bots:
             processes.kill(self.executor)
 
     def start(self, table: Table) -> None:
-        """Let the table's bots play, if one is to move and none is thinking yet."""
-        if table.thinking:
-            return
+        """Let the table's bots play, if one is to move and none is thinking yet; and when a
+        person's clock runs, let a bot play their move the moment it runs out."""
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             return  # no event loop yet: bots start when the game is next touched
+        self._arm(table)
+        if table.thinking:
+            return
         table.thinking = True
         self.tables.spawn(self._run(table))
+
+    def _arm(self, table: Table) -> None:
+        """Set the table's timer to its running clock's deadline (or none)."""
+        clock = table.stored.clock
+        deadline = None if clock is None else clock.deadline()
+        if table.timer is not None:
+            if table.timer_at == deadline:
+                return
+            table.timer.cancel()
+            table.timer = None
+        if deadline is not None:
+            delay = max(0.0, deadline - clocks.now()) + 0.01
+            game_id = table.stored.id
+            due = lambda: self.tables.spawn(self._due(game_id))  # noqa: E731
+            table.timer = asyncio.get_running_loop().call_later(delay, due)
+            table.timer_at = deadline
+
+    async def _due(self, game_id: str) -> None:
+        """A clock ran out: the game's table as it is now (read again if it left memory)
+        lets its bot play the move."""
+        with contextlib.suppress(NotFound, *OUTAGES):
+            async with self.tables.use(game_id) as table:
+                table.timer = None
+                self.start(table)
 
     async def _run(self, table: Table) -> None:
         """Let bots move. A failure is logged and the turn tried again; a bot that keeps
@@ -120,10 +149,11 @@ class Bots:
         finally:
             table.thinking = False
 
-    def _job(self, table: Table, seat: int) -> tuple[str, dict[str, Any], int, list[int], str, int]:
-        """What the bot of ``seat`` thinks about: the position and its level."""
+    def _job(
+        self, table: Table, level: str
+    ) -> tuple[str, dict[str, Any], int, list[int], str, int]:
+        """What a bot of ``level`` thinks about: the position, and the level's settings."""
         s = table.stored
-        level = s.seats[seat].bot or DEFAULT_LEVEL
         spec = self.settings.level(level if level in LEVELS else DEFAULT_LEVEL)
         return (s.game, table.options, s.seed, table.actions(), spec, s.seed * 1000 + len(s.log))
 
@@ -133,11 +163,14 @@ class Bots:
             async with table.lock:
                 state = table.state
                 seat = state.current_player()
-                if state.is_terminal() or seat < 0 or table.kind(seat) != "bot":
+                bot = None if state.is_terminal() or seat < 0 else table.bot_for(seat, clocks.now())
+                if bot is None:
+                    self._arm(table)  # a person is to move: their clock, if one runs
                     return
+                level, by = bot
                 version = table.stored.version
                 s = table.stored
-                job = self._job(table, seat)
+                job = self._job(table, level)
                 lease = self.settings.bot_lease
                 if not await self.tables.io(self.store.claim_bot, s.id, version, self.me, lease):
                     return  # another process is on it; its move will be noticed
@@ -154,7 +187,7 @@ class Bots:
                 if table.stored.version != version:  # undone or moved meanwhile: think again
                     continue
                 try:
-                    await self.tables.commit(table, seat, action)
+                    await self.tables.commit(table, seat, action, by)
                 except Stale:  # another process moved first (it took the turn over)
                     await self.tables.refresh(table)
                     continue

@@ -64,6 +64,7 @@ LINKS: dict[str, dict[str, dict[str, Any]]] = {
         )
     },
     "post_undo": _acting("$request.body#/token"),
+    "post_back": _acting("$request.body#/token"),
     "post_name": _acting("$request.body#/token"),
     "rematch": {"GetGame": _link("get_game", _NEW_VIEW)},
     "join": {"GetGame": _link("get_game", _NEW_VIEW)},

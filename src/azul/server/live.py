@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from azul import i18n
+from azul.server import clocks
 from azul.server.errors import TooMany
 from azul.server.settings import LEVEL_NAMES
 from azul.server.store import StoredGame
@@ -23,7 +24,10 @@ def shown_options(stored: StoredGame) -> dict[str, Any]:
 
 
 def seats(stored: StoredGame) -> list[dict[str, Any]]:
-    return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name} for s in stored.seats]
+    return [
+        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "away": s.away}
+        for s in stored.seats
+    ]
 
 
 def display_name(stored: StoredGame, seat: int, lang: str) -> str:
@@ -47,9 +51,9 @@ def view(table: Table, seat: int | None, details: bool = True) -> str:
     known = table.views.get((seat, details))
     if known is None:
         known = table.views[seat, details] = (
-            f'{head(table, seat, details)},"log":[{table.log_text()}]}}'
+            f'{head(table, seat, details)},"log":[{table.log_text()}]'
         )
-    return known
+    return f"{known},{clocks.stamp()}}}" if table.stored.clock else f"{known}}}"
 
 
 def head(table: Table, seat: int | None, details: bool) -> str:
@@ -95,6 +99,9 @@ def _shared(table: Table) -> str:
         "winners": state.winners(),
         "breakdown": state.score_breakdown(),
         "last": _last_moves(table),
+        # the time control and each seat's time left; the running clock's deadline and start
+        # are the server's times, as "now" is in every view sent
+        "clock": None if table.stored.clock is None else table.stored.clock.to_json(),
     }
     table.shared = encode(alike)[1:-1]
     return table.shared
@@ -104,7 +111,12 @@ def _legal(table: Table, seat: int | None, details: bool) -> list[dict[str, Any]
     """The legal moves of the seat to move: each one's action, notation and targets, and
     with ``details`` what a client shows of it; none for any other audience."""
     state = table.state
-    if seat is None or seat != state.current_player() or table.kind(seat) != "human":
+    if (
+        seat is None
+        or seat != state.current_player()
+        or table.kind(seat) != "human"
+        or table.stored.seats[seat].away
+    ):
         return []
     actions = state.legal_actions()
     shown = state.game.presenter()
@@ -149,7 +161,7 @@ def subscribe(table: Table, seat: int | None, most: int, details: bool = False) 
     ``most`` per table. ``details``: its legal moves carry their words, preview and details."""
     if len(table.listeners) >= most:
         raise TooMany("this game has too many live connections", retry_after=60)
-    listener = Listener(seat, details)
+    listener = Listener(seat, details, table.stored.clock is not None)
     table.listeners.append(listener)
     listener.post(head(table, seat, details), tuple(table.played))
     return listener

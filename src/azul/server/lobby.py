@@ -10,6 +10,8 @@ from typing import Any
 import azul
 from azul.core.errors import AzulError, OptionError
 from azul.server import live
+from azul.server.clocks import Clock, TimeControl
+from azul.server.clocks import now as now_s
 from azul.server.errors import Conflict, Forbidden
 from azul.server.settings import DEFAULT_FILE, DEFAULT_LEVEL, Settings
 from azul.server.store import Seat, StoredGame, now
@@ -78,10 +80,11 @@ async def new_game(
     seats: list[dict[str, Any]],
     seed: int | None,
     public: bool,
+    clock: Any = None,
 ) -> StoredGame:
     """Check, store and open a new game, its setup drawn. ``seats`` lists {"kind": "human" |
     "open" | "bot", "bot": level, "name": text}; without a seed every draw is the operating
-    system's."""
+    system's. ``clock``: the time control (``clocks.TimeControl.parse``; none: untimed)."""
     if not isinstance(options, dict):
         raise OptionError("options: expected an object")
     if "explicit_chance" in options:
@@ -107,10 +110,17 @@ async def new_game(
             got=len(seats) if isinstance(seats, list) else 0,
         )
     rows = [_seat(i, spec, public, tables.settings) for i, spec in enumerate(seats)]
+    control = TimeControl.parse(clock, DEFAULT_LEVEL)
+    tables.settings.level(control.bot)  # the bot of a timeout is a level like any other
     state: azul.State = g.new_initial_state(0 if seed is None else seed)
     log: list[tuple[int, int]] = []
     notation: list[str] = []
     settle(state, log, notation)
+    clocks = None
+    if control.timed:
+        first = state.current_player()
+        person = first >= 0 and rows[first].kind == "human"  # an open seat's clock waits
+        clocks = Clock.new(control, len(rows)).started(first if person else None, now_s())
     stored = StoredGame(
         id=secrets.token_hex(8),
         game=game,
@@ -125,6 +135,7 @@ async def new_game(
         log=log,
         version=0,
         bot_turn=bot_turn(state, rows),
+        clock=clocks,
     )
     await tables.io(tables.store.create, stored)
     tables.open(Table(stored, engine, state, notation, []))  # the bots start if first
@@ -184,8 +195,11 @@ async def join(tables: Tables, game_id: str, seat: Any, name: Any) -> dict[str, 
             )
         token = secrets.token_urlsafe(18)
         async with table.lock:
+            clock = table.stored.clock  # an open seat's clock starts when it is joined
+            if clock is not None and table.state.current_player() == seat:
+                clock = clock.started(seat, now_s())
             if seats[seat].kind != "open" or not await tables.io(
-                tables.store.claim, game_id, seat, name, token
+                tables.store.claim, game_id, seat, name, token, clock
             ):
                 raise Conflict("seat {seat} is not open", seat=seat)
             await tables.refresh(table)  # the seat, and the version the claim bumped
@@ -220,7 +234,10 @@ async def rematch(tables: Tables, game_id: str, token: str | None) -> dict[str, 
             if table.stored.rematch is None:
                 s = table.stored
                 seats = [{"kind": x.kind, "bot": x.bot, "name": x.name} for x in s.seats]
-                made = await new_game(tables, s.game, live.shown_options(s), seats, None, s.public)
+                control = None if s.clock is None else s.clock.control.to_json()
+                made = await new_game(
+                    tables, s.game, live.shown_options(s), seats, None, s.public, control
+                )
                 # False: another process linked one first, which the refresh brings
                 await tables.io(tables.store.link_rematch, s.id, made.id)
                 await tables.refresh(table)

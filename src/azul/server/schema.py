@@ -16,6 +16,7 @@ from azul import i18n
 from azul.core.errors import AzulError
 from azul.i18n import N_
 from azul.server import ratings
+from azul.server.clocks import BOUNDS
 from azul.server.lobby import MAX_SEED, NAME_LENGTH, title
 from azul.server.settings import DEFAULT_FILE, DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
 from azul.server.table import MOVE_LENGTH
@@ -114,6 +115,30 @@ class SeatSpec(BaseModel):
     name: str | None = Field(None, max_length=NAME_LENGTH, description="the player's name")
 
 
+def _bounded(name: str, description: str) -> Any:
+    low, high = BOUNDS[name]
+    return Field(None, ge=low, le=high, description=description)
+
+
+class ClockSpec(BaseModel):
+    """A time control. When a person's time runs out, the bot ``bot`` plays their move and the
+    log says so; after two timeouts in a row it keeps the seat until they take it back."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["untimed", "move", "game", "turn"] = Field(
+        description="'move': seconds per move and a reserve for the game; 'game': minutes per "
+        "game and an increment per move; 'turn': hours per move (turn-based play)"
+    )
+    seconds: float | None = _bounded("seconds", "move: seconds per move (default 60)")
+    reserve: float | None = _bounded("reserve", "move: seconds for the whole game, spent "
+                                     "once a move's own run out (default 0)")  # fmt: skip
+    minutes: float | None = _bounded("minutes", "game: minutes per game (default 10)")
+    increment: float | None = _bounded("increment", "game: seconds added after each move")
+    hours: float | None = _bounded("hours", "turn: hours per move (default 24)")
+    bot: Level | None = Field(None, description="the level that plays a move whose time ran "
+                              "out (default heuristic)")  # fmt: skip
+
+
 class NewGame(BaseModel):
     game: GameName = Field(description="the game")
     options: dict[str, Any] = Field(
@@ -130,6 +155,7 @@ class NewGame(BaseModel):
         description="replay a deal: a seeded game's draws can be computed, and it says so",
     )
     public: bool = Field(False, description="listed in the lobby, to join or to watch")
+    clock: ClockSpec | None = Field(None, description="the time control (none: untimed)")
 
 
 class LiveMove(BaseModel):

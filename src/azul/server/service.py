@@ -14,12 +14,13 @@ import math
 import time
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from typing import Any
 
 from azul.core.api import CHANCE
 from azul.core.errors import AzulError
 from azul.i18n import N_
-from azul.server import live, lobby
+from azul.server import clocks, live, lobby
 from azul.server.bots import Bots
 from azul.server.drawings import Drawings
 from azul.server.errors import Conflict, Forbidden, Outdated
@@ -106,9 +107,11 @@ class Lobby:
         seats: list[dict[str, Any]],
         seed: int | None = None,
         public: bool = False,
+        clock: Any = None,
     ) -> dict[str, Any]:
         """A new game (``lobby.new_game``); the answer holds the people's tokens."""
-        return lobby.created(await lobby.new_game(self.tables, game, options, seats, seed, public))
+        made = await lobby.new_game(self.tables, game, options, seats, seed, public, clock)
+        return lobby.created(made)
 
     async def lobby(self) -> list[dict[str, Any]]:
         return await lobby.public_games(self.tables)
@@ -295,7 +298,8 @@ class Lobby:
             )
 
     async def _checked_commit(self, table: Table, seat: int, action: Any, move: Any) -> None:
-        """Commit a person's move if it is theirs to make. The caller holds the lock."""
+        """Commit a person's move if it is theirs to make, in their time. The caller holds
+        the lock."""
         state = table.state
         if state.is_terminal():
             raise Conflict("the game is over")
@@ -305,9 +309,37 @@ class Lobby:
                 turn=state.current_player(),
                 seat=seat,
             )
+        if table.stored.seats[seat].away:
+            raise Conflict("a bot keeps your seat: take it back first")
+        clock = table.stored.clock
+        if clock is not None and clock.ran_out(seat, clocks.now()):
+            self.bots.start(table)  # its timer may not have fired yet
+            raise Conflict("your time ran out: a bot plays this move")
         if move is not None:
             action = state.string_to_action(move)
         await self.tables.commit(table, seat, action)
+
+    async def back(self, game_id: str, token: str | None) -> str:
+        """Take back your seat from the bot that kept it while you were away; your view."""
+        async with self.tables.use(game_id) as table:
+            seat = table.seat_of(token)
+            async with table.lock:
+                s = table.stored
+                if seat is None or not s.seats[seat].away or s.clock is None:
+                    raise Conflict("no bot keeps your seat")
+                state = table.state
+                to_move = state.current_player()
+                clock = s.clock.back(seat)
+                if to_move == seat and not state.is_terminal():  # your clock runs from now
+                    clock = clock.started(seat, clocks.now())
+                seats = [replace(x, away=False) if x.seat == seat else x for x in s.seats]
+                turn = bot_turn(state, seats)
+                if not await self.tables.io(self.store.seat_back, s.id, seat, clock, turn):
+                    await self.tables.refresh(table)
+                    raise Conflict("no bot keeps your seat")
+                await self.tables.refresh(table)
+            self.bots.start(table)
+            return live.view(table, seat)
 
     async def undo(self, game_id: str, token: str | None) -> str:
         """Take back the seat's last move and the bots' replies since (``Table.undo_point``)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     or_,
     select,
@@ -55,6 +56,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from azul.core.errors import AzulError
+from azul.server import clocks
+from azul.server.clocks import Clock
 
 CHANCE_SEAT = -1  # the seat column of a chance outcome in the log
 CHANNEL = "azul_games"  # PostgreSQL notifications: "<game id> <version>" after each write
@@ -82,6 +85,8 @@ class GameRow(Base):
     bot_turn: Mapped[bool] = mapped_column(Boolean, default=False)  # a bot is to move
     claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)  # its process
     claimed_until: Mapped[float | None] = mapped_column(Float, nullable=True)  # lease, epoch s
+    clock: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: clocks.Clock; untimed
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)  # the running clock's
 
 
 class SeatRow(Base):
@@ -92,6 +97,8 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
     token: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # a bot keeps the person's seat (the server default: rows written before the column)
+    away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MoveRow(Base):
@@ -100,6 +107,8 @@ class MoveRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     action: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)  # CHANCE_SEAT for a chance outcome
+    by: Mapped[str | None] = mapped_column(String(8), nullable=True)  # a person's move a bot
+    # played: "timeout" (the person's time ran out) or "away" (a bot keeps the seat)
 
 
 class ReviewRow(Base):
@@ -129,10 +138,11 @@ class Seat:
     token: str
     bot: str | None = None  # a bot level
     name: str | None = None
+    away: bool = False  # a person's seat that a bot keeps until they are back
 
 
 def _seat(row: SeatRow) -> Seat:
-    return Seat(row.seat, row.kind, row.token, row.bot, row.name)
+    return Seat(row.seat, row.kind, row.token, row.bot, row.name, bool(row.away))
 
 
 @dataclass
@@ -151,6 +161,8 @@ class StoredGame:
     version: int
     rematch: str | None = None  # the id of the game that followed this one
     bot_turn: bool = False  # a bot is to move
+    clock: Clock | None = None  # the time control and clocks of a timed game
+    by: dict[int, str] = field(default_factory=dict)  # by ply: the person's moves a bot played
 
 
 def data_dir() -> Path:
@@ -227,6 +239,7 @@ class Store:
                     created=stored.created,
                     version=stored.version,
                     bot_turn=stored.bot_turn,
+                    **_clock_values(stored.clock),
                 )
             )
             s.flush()
@@ -238,6 +251,7 @@ class Store:
                     bot=x.bot,
                     token=x.token,
                     name=x.name,
+                    away=x.away,
                 )
                 for x in stored.seats
             )
@@ -258,15 +272,18 @@ class Store:
                     select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
                 )
             ]
-            log = [
-                (seat, action)
-                for seat, action in s.execute(
-                    select(MoveRow.seat, MoveRow.action)
-                    .where(MoveRow.game_id == game_id)
-                    .order_by(MoveRow.ply)
-                )
-            ]
-            return _stored(row, seats, log)
+            log, by = [], {}
+            for ply, seat, action, bot in s.execute(
+                select(MoveRow.ply, MoveRow.seat, MoveRow.action, MoveRow.by)
+                .where(MoveRow.game_id == game_id)
+                .order_by(MoveRow.ply)
+            ):
+                log.append((seat, action))
+                if bot is not None:
+                    by[ply] = bot
+            stored = _stored(row, seats, log)
+            stored.by = by
+            return stored
 
     def append(
         self,
@@ -276,18 +293,31 @@ class Store:
         version: int,
         finished: bool = False,
         bot_turn: bool = False,
+        clock: Clock | None = None,
+        by: str | None = None,
+        away: int | None = None,
     ) -> None:
         """Commit ``entries`` as plies ``ply``, ``ply + 1``, ... if the game is still at
         ``version``; Stale (and nothing written) otherwise. ``bot_turn``: a bot is to move
-        next (any claim on the previous turn ends)."""
+        next (any claim on the previous turn ends); ``clock``: the clocks after the move;
+        ``by``: why a bot played the first entry, a person's move; ``away``: a seat a bot
+        keeps from now on."""
         rows = [
-            {"game_id": game_id, "ply": ply + i, "action": a, "seat": seat}
+            {"game_id": game_id, "ply": ply + i, "action": a, "seat": seat, "by": None}
             for i, (seat, a) in enumerate(entries)
         ]
+        if rows:
+            rows[0]["by"] = by
         try:
             with self.engine.begin() as db:  # Core, not the ORM: a move is on every hot path
-                self._bump(db, game_id, version, finished, bot_turn)
+                self._bump(db, game_id, version, finished, bot_turn, clock)
                 db.execute(insert(MoveRow), rows)
+                if away is not None:
+                    db.execute(
+                        update(SeatRow)
+                        .where(SeatRow.game_id == game_id, SeatRow.seat == away)
+                        .values(away=True)
+                    )
         except IntegrityError:
             raise Stale(
                 "move {ply} of game {game} was already played", ply=ply, game=game_id
@@ -299,14 +329,27 @@ class Store:
             found = db.execute(select(GameRow.version).where(GameRow.id == game_id))
             return found.scalar_one_or_none()
 
-    def truncate(self, game_id: str, ply: int, version: int, bot_turn: bool = False) -> None:
+    def truncate(
+        self,
+        game_id: str,
+        ply: int,
+        version: int,
+        bot_turn: bool = False,
+        clock: Clock | None = None,
+    ) -> None:
         """Take back every entry from ``ply`` on (undo), if the game is still at ``version``."""
         with self.engine.begin() as db:
-            self._bump(db, game_id, version, False, bot_turn)
+            self._bump(db, game_id, version, False, bot_turn, clock)
             db.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply))
 
     def _bump(
-        self, db: Connection, game_id: str, version: int, finished: bool, bot_turn: bool
+        self,
+        db: Connection,
+        game_id: str,
+        version: int,
+        finished: bool,
+        bot_turn: bool,
+        clock: Clock | None = None,
     ) -> None:
         done = db.execute(
             update(GameRow)
@@ -317,6 +360,7 @@ class Store:
                 bot_turn=bot_turn and not finished,
                 claimed_by=None,
                 claimed_until=None,
+                **({} if clock is None else _clock_values(clock)),
             )
         )
         if done.rowcount != 1:
@@ -333,7 +377,8 @@ class Store:
     # -- bot turns: computed by the one process that claims them ------------------------
     def claim_bot(self, game_id: str, version: int, me: str, lease: float) -> bool:
         """Claim the bot's turn at ``version`` for process ``me`` until ``lease`` seconds from
-        now; False when the game moved on or another process holds an unexpired claim."""
+        now (a bot's turn, or a person's whose time ran out); False when the game moved on or
+        another process holds an unexpired claim."""
         now = time.time()
         with self.engine.begin() as db:
             done = db.execute(
@@ -341,7 +386,7 @@ class Store:
                 .where(
                     GameRow.id == game_id,
                     GameRow.version == version,
-                    GameRow.bot_turn.is_(True),
+                    _bot_to_move(),
                     or_(
                         GameRow.claimed_until.is_(None),
                         GameRow.claimed_until < now,
@@ -377,13 +422,13 @@ class Store:
             return done.rowcount
 
     def bot_games(self, limit: int) -> list[str]:
-        """Games where a bot is to move and no process holds a live claim (never claimed, or
-        its claimer stopped renewing it)."""
+        """Games where a bot is to move (or a person whose time ran out) and no process holds
+        a live claim (never claimed, or its claimer stopped renewing it)."""
         with self.engine.connect() as db:
             rows = db.execute(
                 select(GameRow.id)
                 .where(
-                    GameRow.bot_turn.is_(True),
+                    _bot_to_move(),
                     or_(GameRow.claimed_until.is_(None), GameRow.claimed_until < time.time()),
                 )
                 .limit(limit)
@@ -404,19 +449,35 @@ class Store:
                 self._notify(db, game_id, row[0])
             return row is not None
 
-    def claim(self, game_id: str, seat: int, name: str | None, token: str) -> bool:
-        """Give an open seat to a person; False when it is not open (any more)."""
+    def claim(
+        self, game_id: str, seat: int, name: str | None, token: str, clock: Clock | None = None
+    ) -> bool:
+        """Give an open seat to a person (``clock``: the clocks then, if the game is timed);
+        False when it is not open (any more)."""
         open_seat = [SeatRow.kind == "open"]
-        return self._change_seat(game_id, seat, open_seat, kind="human", name=name, token=token)
+        game = {} if clock is None else _clock_values(clock)
+        return self._change_seat(
+            game_id, seat, open_seat, game, kind="human", name=name, token=token
+        )
+
+    def seat_back(self, game_id: str, seat: int, clock: Clock, bot_turn: bool) -> bool:
+        """A person takes back the seat a bot kept (the clocks and whether a bot is to move
+        then); False when no bot keeps it."""
+        away = [SeatRow.kind == "human", SeatRow.away.is_(True)]
+        game = {**_clock_values(clock), "bot_turn": bot_turn}
+        return self._change_seat(game_id, seat, away, game, away=False)
 
     def name_seat(self, game_id: str, seat: int, name: str) -> bool:
         """Give a person's seat that has no name yet its name; False when it has one."""
         unnamed = [SeatRow.kind == "human", SeatRow.name.is_(None)]
-        return self._change_seat(game_id, seat, unnamed, name=name)
+        return self._change_seat(game_id, seat, unnamed, {}, name=name)
 
-    def _change_seat(self, game_id: str, seat: int, when: list[Any], **values: Any) -> bool:
-        """Change a seat if it is as ``when`` says, in a new version of its game that the
-        other processes are told of; False when it is not."""
+    def _change_seat(
+        self, game_id: str, seat: int, when: list[Any], game: dict[str, Any], **values: Any
+    ) -> bool:
+        """Change a seat if it is as ``when`` says (and its game's columns as ``game`` says),
+        in a new version of its game that the other processes are told of; False when it is
+        not."""
         with self.engine.begin() as db:
             done = db.execute(
                 update(SeatRow)
@@ -428,7 +489,7 @@ class Store:
             bumped = db.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id)
-                .values(version=GameRow.version + 1)
+                .values(version=GameRow.version + 1, **game)
                 .returning(GameRow.version)
             ).scalar_one()
             self._notify(db, game_id, bumped)
@@ -533,7 +594,20 @@ def _stored(row: GameRow, seats: list[Seat], log: list[tuple[int, int]]) -> Stor
         row.version,
         row.rematch,
         row.bot_turn,
+        None if row.clock is None else Clock.from_json(json.loads(row.clock)),
     )
+
+
+def _bot_to_move() -> Any:
+    """Where a bot is to move: a bot's seat, a seat a bot keeps, or a person's time ran out."""
+    return or_(GameRow.bot_turn.is_(True), GameRow.deadline <= clocks.now())
+
+
+def _clock_values(clock: Clock | None) -> dict[str, Any]:
+    """A game's clock columns: the clocks as JSON, and the running one's deadline."""
+    if clock is None:
+        return {"clock": None, "deadline": None}
+    return {"clock": json.dumps(clock.to_json()), "deadline": clock.deadline()}
 
 
 def now() -> str:

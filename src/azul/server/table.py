@@ -21,7 +21,10 @@ import orjson
 import azul
 from azul.core.api import Target
 from azul.core.errors import IllegalMoveError
+from azul.server import clocks
+from azul.server.clocks import TIMEOUTS_TO_AWAY, Clock
 from azul.server.errors import Forbidden
+from azul.server.settings import DEFAULT_LEVEL
 from azul.server.store import CHANCE_SEAT, Seat, StoredGame
 
 MOVE_LENGTH = 64  # characters of a move's notation, at most
@@ -55,9 +58,30 @@ def settle(
 
 
 def bot_turn(state: azul.State, seats: list[Seat]) -> bool:
-    """Whether a bot is to move in ``state``."""
+    """Whether a bot is to move in ``state``: a bot's seat, or a person's that a bot keeps."""
     seat = state.current_player()
-    return not state.is_terminal() and seat >= 0 and seats[seat].kind == "bot"
+    return not state.is_terminal() and seat >= 0 and (seats[seat].kind == "bot" or seats[seat].away)
+
+
+def clock_after(
+    stored: StoredGame, after: azul.State, seat: int, by: str | None, at: float
+) -> tuple[Clock | None, int | None]:
+    """A timed game's clocks once ``seat`` moved at ``at`` into ``after`` (by a bot, and why),
+    the next person's running; and the seat a bot keeps from now on, if its timeouts in a row
+    reached TIMEOUTS_TO_AWAY."""
+    if stored.clock is None:
+        return None, None
+    clock = stored.clock.moved(seat, at, by == "timeout")
+    away = seat if by == "timeout" and clock.timeouts[seat] >= TIMEOUTS_TO_AWAY else None
+    to_move = after.current_player()
+    runs = (
+        not after.is_terminal()
+        and to_move >= 0
+        and stored.seats[to_move].kind == "human"
+        and not stored.seats[to_move].away
+        and to_move != away
+    )
+    return clock.started(to_move if runs else None, at), away
 
 
 def check_move(action: Any, move: Any, version: Any) -> None:
@@ -93,10 +117,12 @@ class Played:
     text: dict[str, Any]
     clicked: list[Target]
     marks: list[Target]
+    by: str | None = None  # a person's move a bot played: "timeout" or "away"
 
     @classmethod
-    def of(cls, state: azul.State, index: int, action: int) -> Played:
-        """The move ``action`` about to be played in ``state``."""
+    def of(cls, state: azul.State, index: int, action: int, by: str | None = None) -> Played:
+        """The move ``action`` about to be played in ``state`` (by a bot for its person,
+        and why)."""
         shown = state.game.presenter()
         return cls(
             index,
@@ -105,16 +131,21 @@ class Played:
             shown.describe_action(state, action).to_json(),
             shown.action_targets(state, action),
             shown.action_marks(state, action),
+            by,
         )
 
     def to_json(self, ply: int) -> dict[str, Any]:
-        return {"ply": ply, "seat": self.seat, "move": self.move, "text": self.text}
+        return {"ply": ply, **self._shown()}
+
+    def _shown(self) -> dict[str, Any]:
+        shown = {"seat": self.seat, "move": self.move, "text": self.text}
+        return shown | ({"by": self.by} if self.by else {})
 
     @cached_property
     def body(self) -> str:
         """The JSON text of ``to_json`` without its ply and braces, made once: a view lists
         every move of the game, and every view of every version would encode them again."""
-        return encode({"seat": self.seat, "move": self.move, "text": self.text})[1:-1]
+        return encode(self._shown())[1:-1]
 
 
 @dataclass
@@ -128,6 +159,7 @@ class Listener:
 
     seat: int | None
     details: bool = False
+    timed: bool = False  # the game has a clock: each view sent says the server's time
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     head: str = "{"
     played: tuple[Played, ...] = ()
@@ -151,7 +183,8 @@ class Listener:
             start = 0
         more = ",".join(f'{{"ply":{n},{m.body}}}' for n, m in enumerate(played[start:], start + 1))
         self.sent = (len(played), played[-1] if played else None)
-        return f'{self.head},"log_from":{start},"log":[{more}]}}'
+        now = f",{clocks.stamp()}" if self.timed else ""
+        return f'{self.head},"log_from":{start},"log":[{more}]{now}}}'
 
 
 @dataclass
@@ -174,6 +207,8 @@ class Table:
     follow: StoredGame | None = None  # the rematch, once there is one
     epoch: int = 0  # the lobby's epoch when the table was last read from the store
     logged: tuple[Played | None, str] = (None, "")  # the log's last move, and its JSON text
+    timer: asyncio.TimerHandle | None = None  # set to the running clock's deadline
+    timer_at: float | None = None
 
     def log_text(self) -> str:
         """The JSON text of the log's entries (without brackets), extended as moves are
@@ -213,6 +248,18 @@ class Table:
     def kind(self, seat: int) -> str:
         return self.stored.seats[seat].kind
 
+    def bot_for(self, seat: int, at: float) -> tuple[str, str | None] | None:
+        """Who plays ``seat``'s move at time ``at``, if a bot does: its level, and why it plays
+        a person's move ("away": it keeps the seat; "timeout": the person's time ran out)."""
+        s, clock = self.stored.seats[seat], self.stored.clock
+        if s.kind == "bot":
+            return s.bot or DEFAULT_LEVEL, None
+        if clock is not None and s.away:
+            return clock.control.bot, "away"
+        if clock is not None and clock.ran_out(seat, at):
+            return clock.control.bot, "timeout"
+        return None
+
     def actions(self, upto: int | None = None) -> list[int]:
         return [a for _, a in self.stored.log[:upto]]
 
@@ -233,10 +280,10 @@ class Table:
         if seat in self.undo_points:
             return self.undo_points[seat]
         point = None
-        if not self.state.is_terminal():
+        if not self.state.is_terminal() and self.stored.clock is None:  # none in timed games
             for m in reversed(self.played):
                 if m.seat == seat:
-                    point = m.index
+                    point = None if m.by else m.index  # a bot's move for its person stays
                     break
                 if self.kind(m.seat) != "bot":
                     break

@@ -15,14 +15,16 @@ import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any, TypeVar, TypeVarTuple
 
 import azul
 from azul.core.api import FileOption
+from azul.server import clocks
 from azul.server.errors import NotFound
 from azul.server.settings import Settings
 from azul.server.store import CHANCE_SEAT, Store
-from azul.server.table import Played, Table, bot_turn, settle
+from azul.server.table import Played, Table, bot_turn, clock_after, settle
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 
@@ -175,7 +177,7 @@ class Tables:
         notation, played = [], []
         for i, (seat, a) in enumerate(stored.log):
             if seat != CHANCE_SEAT:
-                played.append(Played.of(state, i, a))
+                played.append(Played.of(state, i, a, stored.by.get(i + 1)))
             notation.append(state.action_to_string(a))
             state.apply_action(a)
         table = Table(stored, options, state, notation, played, epoch=epoch)
@@ -233,16 +235,19 @@ class Tables:
             await self.catch_up(table)
 
     # -- writing ----------------------------------------------------------------------------
-    async def commit(self, table: Table, seat: int, action: int) -> None:
+    async def commit(self, table: Table, seat: int, action: int, by: str | None = None) -> None:
         """Apply on a copy, draw what is then due, commit, then make the copy the table's state
-        (all or nothing). The caller holds the table's lock."""
+        (all or nothing). ``by``: why a bot plays a person's move ("timeout", "away"). The
+        caller holds the table's lock."""
         after = table.state.clone()
         after.apply_action(action)  # raises with the reason; nothing changed
-        played = Played.of(table.state, len(table.stored.log), action)
+        played = Played.of(table.state, len(table.stored.log), action, by)
         notation = [played.move]
         entries = [(seat, action)]
         settle(after, entries, notation)
         s = table.stored
+        clock, away = clock_after(s, after, seat, by, clocks.now())
+        seats = [replace(x, away=True) if x.seat == away else x for x in s.seats]
         await self.io(
             self.store.append,
             s.id,
@@ -250,10 +255,16 @@ class Tables:
             entries,
             s.version,
             after.is_terminal(),
-            bot_turn(after, s.seats),
+            bot_turn(after, seats),
+            clock,
+            by,
+            away,
         )
         table.played.append(played)
+        if by is not None:
+            s.by[len(s.log) + 1] = by
         s.log.extend(entries)
+        s.seats, s.clock = seats, clock
         table.notation.extend(notation)
         table.state = after
         s.version += 1

@@ -44,7 +44,9 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
 async def new_game(body: NewGame, request: Request) -> dict[str, Any]:
     rates_of(request).hit("create", client_of(request))
     seats = [s.model_dump() for s in body.seats]
-    return await lobby_of(request).create(body.game, body.options, seats, body.seed, body.public)
+    clock = None if body.clock is None else body.clock.model_dump(exclude_none=True)
+    lobby = lobby_of(request)
+    return await lobby.create(body.game, body.options, seats, body.seed, body.public, clock)
 
 
 @router.post(

@@ -1,4 +1,4 @@
-"""One game's routes: its views, moves, undo, drawings, hints and record."""
+"""One game's routes: its views, moves, undo, taking a seat back, drawings, hints and record."""
 
 from __future__ import annotations
 
@@ -62,6 +62,17 @@ async def post_move(game_id: str, body: Move, request: Request) -> Response:
 async def post_undo(game_id: str, body: Token, request: Request) -> Response:
     """Take back your last move (and the bots' replies since); the seat's new view."""
     return json_view(await lobby_of(request).undo(game_id, body.token))
+
+
+@router.post(
+    "/api/games/{game_id}/back",
+    operation_id="post_back",
+    responses={**responses(400, 403, 404, 409), **linked("post_back")},
+)
+async def post_back(game_id: str, body: Token, request: Request) -> Response:
+    """Take back your seat from the bot that kept it after your time ran out twice in a row;
+    the seat's new view."""
+    return json_view(await lobby_of(request).back(game_id, body.token))
 
 
 @router.post(
