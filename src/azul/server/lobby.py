@@ -9,9 +9,8 @@ from typing import Any
 
 import azul
 from azul.core.errors import AzulError, OptionError
-from azul.server import live
+from azul.server import clocks, live
 from azul.server.clocks import Clock, TimeControl
-from azul.server.clocks import now as now_s
 from azul.server.errors import Conflict, Forbidden
 from azul.server.settings import DEFAULT_FILE, DEFAULT_LEVEL, Settings
 from azul.server.store import Seat, StoredGame, now
@@ -116,11 +115,11 @@ async def new_game(
     log: list[tuple[int, int]] = []
     notation: list[str] = []
     settle(state, log, notation)
-    clocks = None
+    timing: Clock | None = None
     if control.timed:
         first = state.current_player()
         person = first >= 0 and rows[first].kind == "human"  # an open seat's clock waits
-        clocks = Clock.new(control, len(rows)).started(first if person else None, now_s())
+        timing = Clock.new(control, len(rows)).started(first if person else None, clocks.now())
     stored = StoredGame(
         id=secrets.token_hex(8),
         game=game,
@@ -135,7 +134,7 @@ async def new_game(
         log=log,
         version=0,
         bot_turn=bot_turn(state, rows),
-        clock=clocks,
+        clock=timing,
     )
     await tables.io(tables.store.create, stored)
     tables.open(Table(stored, engine, state, notation, []))  # the bots start if first
@@ -197,7 +196,7 @@ async def join(tables: Tables, game_id: str, seat: Any, name: Any) -> dict[str, 
         async with table.lock:
             clock = table.stored.clock  # an open seat's clock starts when it is joined
             if clock is not None and table.state.current_player() == seat:
-                clock = clock.started(seat, now_s())
+                clock = clock.started(seat, clocks.now())
             if seats[seat].kind != "open" or not await tables.io(
                 tables.store.claim, game_id, seat, name, token, clock
             ):
