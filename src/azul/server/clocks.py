@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from azul.core.errors import AzulError
+from azul.i18n import N_
 
 KINDS = ("untimed", "move", "game", "turn")
 # the bounds of each kind's numbers, in the units a client sends them
@@ -28,6 +29,15 @@ BOUNDS = {
 FIELDS = {"untimed": (), "move": ("seconds", "reserve"), "game": ("minutes", "increment"),
           "turn": ("hours",)}  # fmt: skip
 DEFAULTS = {"seconds": 60.0, "reserve": 0.0, "minutes": 10.0, "increment": 0.0, "hours": 24.0}
+# the time controls a lobby offers, each with its words for people (a client may send any other)
+PRESETS = (
+    (N_("untimed"), {"kind": "untimed"}),
+    (N_("1 minute a move, 3 minutes in reserve"), {"kind": "move", "seconds": 60, "reserve": 180}),
+    (N_("5 minutes a game, 3 seconds a move"), {"kind": "game", "minutes": 5, "increment": 3}),
+    (N_("15 minutes a game, 10 seconds a move"), {"kind": "game", "minutes": 15, "increment": 10}),
+    (N_("turn-based: a day a move"), {"kind": "turn", "hours": 24}),
+    (N_("turn-based: three days a move"), {"kind": "turn", "hours": 72}),
+)
 TIMEOUTS_TO_AWAY = 2  # timeouts in a row, after which a bot keeps the seat until its person is back
 
 

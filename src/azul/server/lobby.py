@@ -176,6 +176,7 @@ async def public_games(tables: Tables) -> list[dict[str, Any]]:
             "seats": live.seats(g),
             "open": [s.seat for s in g.seats if s.kind == "open"],
             "watch_token": g.watch_token,
+            "clock": None if g.clock is None else g.clock.control.to_json(),
         }
         for g in games
     ]

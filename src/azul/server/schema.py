@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_serializer
 from pydantic.config import JsonDict
 from pydantic_core import PydanticCustomError
 
@@ -16,7 +16,7 @@ from azul import i18n
 from azul.core.errors import AzulError
 from azul.i18n import N_
 from azul.server import ratings
-from azul.server.clocks import BOUNDS
+from azul.server.clocks import BOUNDS, PRESETS
 from azul.server.lobby import MAX_SEED, NAME_LENGTH, title
 from azul.server.settings import DEFAULT_FILE, DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
 from azul.server.table import MOVE_LENGTH
@@ -271,10 +271,20 @@ class LevelChoice(BaseModel):
     label: str = Field(description="what people read: an English message to translate")
 
 
+class ClockChoice(BaseModel):
+    label: str = Field(description="what people read: an English message to translate")
+    clock: ClockSpec = Field(description="the time control, as a new game's 'clock'")
+
+    @field_serializer("clock")
+    def _given(self, clock: ClockSpec) -> dict[str, Any]:
+        return clock.model_dump(exclude_none=True)  # only the fields the control has
+
+
 class Setup(BaseModel):
     games: list[GameSetup] = Field(description="every game of the server, the default first")
     levels: list[LevelChoice] = Field(description="the bots' levels, weakest first")
     default_level: str = Field(description="the level of a bot seat that names none")
+    clocks: list[ClockChoice] = Field(description="the time controls a lobby offers, untimed first")
 
 
 @lru_cache(maxsize=64)
@@ -346,7 +356,8 @@ def _setup_of(games: tuple[tuple[str, type[azul.Game[Any]]], ...]) -> Setup:
             )
         )
     levels = [LevelChoice(name=n, label=LEVEL_NAMES.get(n, n)) for n in LEVELS]
-    return Setup(games=found, levels=levels, default_level=DEFAULT_LEVEL)
+    offered = [ClockChoice(label=label, clock=ClockSpec(**clock)) for label, clock in PRESETS]
+    return Setup(games=found, levels=levels, default_level=DEFAULT_LEVEL, clocks=offered)
 
 
 class Refused(BaseModel):

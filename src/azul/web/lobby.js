@@ -1,6 +1,7 @@
 // The lobby: a new game with its options and seats, and the public games to join or watch.
 // Which games there are, their options and the bots' levels all come from the server
 // (/api/setup): the client names no game.
+import {controlText} from "./clocks.js";
 import {api} from "./connection.js";
 import {escapeHtml, fill, t} from "./i18n.js";
 
@@ -8,8 +9,9 @@ const $ = id => document.getElementById(id);
 const form = () => $("new-game");
 
 // the server's answer: {games: [{name, title, players, options, ratings, notice, notices}],
-// levels, default_level}; a game's ratings: {players: {level: {rating, low, high, games}}}
-let setup = {games: [], levels: [], default_level: null};
+// levels, default_level, clocks: [{label, clock}]}; a game's ratings: {players: {level:
+// {rating, low, high, games}}}
+let setup = {games: [], levels: [], default_level: null, clocks: []};
 
 export function setSetup(answer) {
   setup = answer;
@@ -92,6 +94,24 @@ function seatRows() {
     `<p class="seat">${escapeHtml(t("Seat"))} 1: <b>${escapeHtml(t("you"))}</b></p>`);
 }
 
+function buildClocks() {
+  // the time controls the server offers, and who plays a move whose time ran out
+  const f = form();
+  f.clock.innerHTML = setup.clocks.map((c, i) =>
+    `<option value="${i}">${escapeHtml(t(c.label))}</option>`).join("");
+  f.clock_bot.innerHTML = setup.levels.map(l => `<option value="${escapeHtml(l.name)}"
+    ${l.name === "heuristic" ? "selected" : ""}>${escapeHtml(t(l.label))}</option>`).join("");
+  f.clock.onchange = () => { $("clock-bot").hidden = chosenClock() === null; };
+}
+
+/** The chosen time control, as a new game's clock (null: untimed). */
+function chosenClock() {
+  const f = form();
+  const choice = setup.clocks[Number(f.clock.value)];
+  if (!choice || choice.clock.kind === "untimed") return null;
+  return {...choice.clock, bot: f.clock_bot.value};
+}
+
 function showNotice() {
   // what the server says people should know before they play the game with the values chosen
   // (e.g. the printed values are provisional): a chosen value's notice replaces the game's
@@ -131,7 +151,8 @@ async function create(event) {
   const isPublic = f.public.checked || seats.some(s => s.kind === "open");
   $("create-error").textContent = "";
   try {
-    const made = await api("/api/games", {game: game.name, options, seats, public: isPublic});
+    const made = await api("/api/games",
+      {game: game.name, options, seats, public: isPublic, clock: chosenClock()});
     const invites = made.seats.slice(1).filter(s => s.token)
       .map(s => ({seat: s.seat, token: s.token}));
     localStorage.setItem(`azul-invites-${made.id}`,
@@ -157,7 +178,7 @@ function gameLabel(g) {
   const title = t(g.title || g.game);
   const who = g.seats.map(s => s.kind === "bot" ? levelName(s.bot)
     : s.kind === "open" ? t("free seat") : s.name || t("a person")).join(", ");
-  return `${title} · ${who}`;
+  return g.clock ? `${title} · ${controlText(g.clock)} · ${who}` : `${title} · ${who}`;
 }
 
 async function listGames() {
@@ -192,6 +213,7 @@ export async function startLobby(answer) {
   try {
     setSetup(await answer);
     buildGames();
+    buildClocks();
     showOptions();
   } catch (e) {
     $("create-error").textContent = e.message;

@@ -2,9 +2,11 @@
 // happened, the log, the end of the game. The client never applies a rule: the server lists the
 // legal moves, and for each the drawing's elements to click (its "targets"), what tells it apart
 // from moves with the same targets ("details"), what it earns ("preview") and its words.
+import {drawClocks, playedBy, setServerTime} from "./clocks.js";
 import {api, live} from "./connection.js";
 import {escapeHtml, fill, format, lang, t} from "./i18n.js";
 import {levelName} from "./lobby.js";
+import {offerNotifications, showTurn} from "./yourturn.js";
 
 const $ = id => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -380,6 +382,7 @@ function drawLog() {
     const li = document.createElement("li");
     li.value = entry.ply;
     li.innerHTML = `<b>${escapeHtml(seatName(entry.seat))}</b> ${escapeHtml(format(entry.text))}`;
+    if (entry.by) li.innerHTML += ` <small class="by">(${escapeHtml(playedBy(entry))})</small>`;
     li.title = entry.move;
     const d = review && review.decisions[entry.ply - 1];
     if (d) {
@@ -585,12 +588,19 @@ function show(next) {
     hinted = [];
     $("hint-text").textContent = "";
   }
+  setServerTime(view.now);
   const yourTurn = view.to_move !== null && view.to_move === view.you && !view.over;
-  document.title = (yourTurn ? `● ${t("Your turn")} – ` : "") + `${gameName()} – ${t("Azul games")}`;
+  const turnBased = Boolean(view.clock) && view.clock.control.kind === "turn";
+  showTurn(yourTurn, turnBased, gameName());
+  offerNotifications($("notify"), turnBased && view.you !== null && !view.over);
   drawStatus();
+  drawClocks($("clocks"), view, seatName);
+  // a bot keeps your seat since your time ran out twice in a row: you can take it back
+  $("away").hidden = view.you === null || view.over || !view.seats[view.you].away;
   $("notice").hidden = !view.notice;  // e.g. the printed values in play are provisional
   $("notice").textContent = view.notice ? t(view.notice) : "";
   $("undo").disabled = !view.can_undo;
+  $("undo").hidden = Boolean(view.clock);  // a timed game has no undo: it would give time back
   $("hint").disabled = !view.legal.length;
   $("replay").hidden = !view.log.length;
   drawLog();
@@ -690,6 +700,8 @@ export async function startTable() {
     if (!await act(`/api/games/${gameId}/moves`, {token, action, version})) drawMoves();
   };
   $("undo").onclick = () => act(`/api/games/${gameId}/undo`, {token});
+  $("back").onclick = () => act(`/api/games/${gameId}/back`, {token});
+  setInterval(() => { if (view && view.clock) drawClocks($("clocks"), view, seatName); }, 500);
   $("naming").onsubmit = saveName;
   $("rematch").onclick = async () => {
     try {
